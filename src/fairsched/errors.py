@@ -42,3 +42,7 @@ class PolicyError(FairschedError):
 
 class InvariantError(AssertionError):
     """A broken internal invariant: a bug in fairsched. Never caught."""
+
+
+class InvalidScheduleError(FairschedError):
+    """A schedule breaks the model's rules (found by `fairsched.validate`); the message lists the violations."""

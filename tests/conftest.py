@@ -1,0 +1,31 @@
+"""Shared fixtures: where the real traces are, and the hypothesis profiles (CI is derandomized)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+TRACES_DIR = Path(os.environ.get("FAIRSCHED_TRACES", Path(__file__).resolve().parents[2] / "shared" / "traces"))
+
+
+def trace_path(name: str) -> Path:
+    """Path of a real trace in ../shared/traces; skips the calling test cleanly when it is absent."""
+    path = TRACES_DIR / name
+    if not path.exists():
+        pytest.skip(f"real trace {name} not found in {TRACES_DIR} (see docs/workloads.md to download it)")
+    return path
+
+
+@pytest.fixture
+def traces_dir() -> Path:
+    if not TRACES_DIR.is_dir():
+        pytest.skip(f"real traces not found in {TRACES_DIR}")
+    return TRACES_DIR
