@@ -21,7 +21,6 @@ run one simulator per coalition in lockstep; `simulate` is the front door for on
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +29,7 @@ import pandas as pd
 
 import fairsched
 from fairsched.errors import ConfigError, PolicyError
+from fairsched.online import _kernels as _k
 from fairsched.online.view import Assignment, OnlinePolicy, OnlineView, ScenarioInfo
 from fairsched.scenario import COPIES, JOB, ORG, PROCESSING_TIME, RELEASE, Scenario
 
@@ -42,7 +42,8 @@ from fairsched.scenario import COPIES, JOB, ORG, PROCESSING_TIME, RELEASE, Scena
 #   machine  machine id (0-based; see `Scenario.machine_owner`)
 SCHEDULE_COLUMNS = ("job", "org", "release", "start", "end", "machine")
 
-_INT64_SAFE = 2**62  # headroom below 2**63 for the sums metrics take over organizations
+_INT64_SAFE = 2**62
+_NO_MACHINES = np.empty(0, dtype=np.int64)  # headroom below 2**63 for the sums metrics take over organizations
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,10 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 class OnlineSimulator:
     """Stepping core of the online engine for one scenario (one coalition, for REF).
 
-    Use: ``t = next_event_time()``; ``advance_to(t)``; ``process_events()``; if ``needs_decision()``,
-    ``apply(policy.decide(view()))``. `simulate` wraps exactly this loop.
+    Use: ``while sim.run_until_decision(horizon): sim.apply(policy.decide(sim.view()))`` — `simulate` wraps
+    exactly this loop. Finer steps (``next_event_time``, ``advance_to``, ``process_events``) serve tests and
+    lockstep simulations. The state lives in int64 arrays updated by the compiled primitives of
+    `fairsched.online._kernels` (see its docstring for the layout).
     """
 
     def __init__(self, scenario: Scenario) -> None:
@@ -93,111 +96,93 @@ class OnlineSimulator:
         self.rec_copies = jobs[COPIES].to_numpy(np.int64)
         self.rec_job = jobs[JOB].to_numpy(np.int64)
         _check_records(self.rec_release, self.rec_processing, self.rec_org, self.rec_copies, k)
+        _check_no_overflow(self.rec_release, self.rec_processing, self.rec_copies, m, scenario.horizon)
         self.rec_first_seq = np.concatenate(([0], np.cumsum(self.rec_copies)[:-1])).astype(np.int64)
         self.n_seq = int(self.rec_copies.sum())
-        _check_no_overflow(self.rec_release, self.rec_processing, self.rec_copies, m, scenario.horizon)
-
+        self.seq_record = np.repeat(np.arange(self.rec_copies.size, dtype=np.int64), self.rec_copies)
         # Per-organization FIFO queues as CSR lists of record ids, in release order.
-        order = np.argsort(self.rec_org, kind="stable")
-        self.org_records = order.tolist()
-        self.org_ptr = np.concatenate(([0], np.cumsum(np.bincount(self.rec_org, minlength=k)))).tolist()
-        self.head = [0] * k          # position of the head record in the organization's list
-        self.head_started = [0] * k  # copies of the head record already started
-        self.next_release = 0        # first record not yet released (records are sorted by release)
+        self.org_records = np.argsort(self.rec_org, kind="stable").astype(np.int64)
+        self.org_ptr = np.concatenate(([0], np.cumsum(np.bincount(self.rec_org, minlength=k)))).astype(np.int64)
 
+        self.org_state = np.zeros((_k.N_ORG_FIELDS, k), dtype=np.int64)
+        self.org_state[_k.HEAD_RELEASE] = -1
+        self.clock = np.zeros(_k.N_CLOCK, dtype=np.int64)
+        self.clock[_k.N_FREE] = m
+        self.free_stack = np.arange(m - 1, -1, -1, dtype=np.int64)  # machine 0 on top at t = 0
+        self.stack_pos = np.empty(m, dtype=np.int64)
+        self.stack_pos[self.free_stack] = np.arange(m, dtype=np.int64)
+        self.heap_end = np.zeros(m, dtype=np.int64)  # at most m jobs run at once
+        self.heap_seq = np.zeros(m, dtype=np.int64)
         self.seq_start = np.full(self.n_seq, -1, dtype=np.int64)
         self.seq_machine = np.full(self.n_seq, -1, dtype=np.int64)
-        self.seq_record = np.repeat(np.arange(self.rec_copies.size, dtype=np.int64), self.rec_copies)
+        self._mark = np.zeros(m, dtype=np.int64)  # scratch for duplicate-machine checks
+        self._decisions = 0
 
-        # Free machines: a stack (most recently freed on top) plus a membership mask.
-        self.free_stack = np.arange(m - 1, -1, -1, dtype=np.int64)  # machine 0 on top at t = 0
-        self.n_free = m
-        self.is_free = np.ones(m, dtype=bool)
-        self.completions: list[tuple[int, int, int, int, int]] = []  # (end, seq, first_seq, count, org)
-        self.counter = 0
-
-        self.now = 0
-        self.waiting = np.zeros(k, dtype=np.int64)
-        self.total_waiting = 0
-        self.running = np.zeros(k, dtype=np.int64)
-        self.psi = np.zeros(k, dtype=np.int64)
-        self.work = np.zeros(k, dtype=np.int64)
-        self.running_on = np.zeros(k, dtype=np.int64)  # running jobs on each organization's machines
-        self.psi_on = np.zeros(k, dtype=np.int64)
-        self.work_on = np.zeros(k, dtype=np.int64)
-        self.head_release = np.full(k, -1, dtype=np.int64)
         self.info = ScenarioInfo(
             n_orgs=k, n_machines=m, machine_owner=_read_only(self.machine_owner),
             machines_per_org=_read_only(np.bincount(self.machine_owner, minlength=k).astype(np.int64)),
         )
-        self._ro = tuple(_read_only(a) for a in (self.waiting, self.running, self.psi, self.work,
-                                                  self.psi_on, self.work_on, self.head_release))
+        self._rows = {name: _read_only(self.org_state[index]) for name, index in (
+            ("waiting", _k.WAITING), ("running", _k.RUNNING), ("psi", _k.PSI), ("work_done", _k.WORK),
+            ("psi_by_machine_owner", _k.PSI_ON), ("work_by_machine_owner", _k.WORK_ON),
+            ("head_release", _k.HEAD_RELEASE))}
+
+    # -- state, read-only --------------------------------------------------------------------------------
+    @property
+    def now(self) -> int:
+        return int(self.clock[_k.NOW])
+
+    @property
+    def n_free(self) -> int:
+        return int(self.clock[_k.N_FREE])
+
+    @property
+    def total_waiting(self) -> int:
+        return int(self.clock[_k.TOTAL_WAITING])
+
+    @property
+    def psi(self) -> np.ndarray:
+        return self._rows["psi"]
 
     # -- time ------------------------------------------------------------------------------------------
     def next_event_time(self) -> int | None:
         """Time of the next release or completion, or None when nothing is left to happen."""
-        nxt = None
-        if self.next_release < self.rec_release.size:
-            nxt = int(self.rec_release[self.next_release])
-        if self.completions and (nxt is None or self.completions[0][0] < nxt):
-            nxt = self.completions[0][0]
-        return nxt
+        t = int(_k.next_event_time(self.rec_release, self.clock, self.heap_end))
+        return None if t < 0 else t
 
     def advance_to(self, t: int) -> None:
         """Accrue utilities over [now, t) in closed form (SPAA'13 Eq. (3)); no event is applied."""
-        d = t - self.now
-        if d < 0:
+        if t < self.now:
             raise ValueError(f"cannot go back in time from {self.now} to {t}")
-        if d:
-            tri = d * (d + 1) // 2
-            self.psi += d * self.work + tri * self.running
-            self.work += d * self.running
-            self.psi_on += d * self.work_on + tri * self.running_on
-            self.work_on += d * self.running_on
-            self.now = t
+        _k.advance(self.org_state, self.clock, t)
 
     def process_events(self) -> None:
-        """Apply every completion at `now`, then every release at or before `now`."""
-        now = self.now
-        heap = self.completions
-        owner = self.machine_owner
-        while heap and heap[0][0] <= now:
-            _, _, first, count, org = heapq.heappop(heap)
-            machines = self.seq_machine[first:first + count]
-            self.running[org] -= count
-            if count == 1:
-                self.running_on[owner[machines[0]]] -= 1
-            else:
-                self.running_on -= np.bincount(owner[machines], minlength=self.n_orgs)
-            self.free_stack[self.n_free:self.n_free + count] = machines
-            self.n_free += count
-            self.is_free[machines] = True
-        stop = self.next_release
-        n_records = self.rec_release.size
-        while stop < n_records and self.rec_release[stop] <= now:
-            stop += 1
-        for rec in range(self.next_release, stop):
-            org = self.rec_org[rec]
-            if self.waiting[org] == 0:
-                self.head_release[org] = self.rec_release[rec]
-            self.waiting[org] += self.rec_copies[rec]
-            self.total_waiting += int(self.rec_copies[rec])
-        self.next_release = stop
+        """Apply every completion at or before `now`, then every release at or before `now`."""
+        _k.process_events(self.rec_release, self.rec_org, self.rec_copies, self.seq_record, self.seq_machine,
+                          self.machine_owner, self.org_state, self.clock, self.free_stack, self.stack_pos,
+                          self.heap_end, self.heap_seq)
+
+    def run_until_decision(self, horizon: int | None = None) -> bool:
+        """Jump through events until a machine is free while a job waits (True) or none is left up to
+        `horizon` (False)."""
+        return bool(_k.run_until_decision(
+            self.rec_release, self.rec_org, self.rec_copies, self.seq_record, self.seq_machine, self.machine_owner,
+            self.org_state, self.clock, self.free_stack, self.stack_pos, self.heap_end, self.heap_seq,
+            -1 if horizon is None else int(horizon)))
 
     # -- decisions -------------------------------------------------------------------------------------
     def needs_decision(self) -> bool:
         return self.n_free > 0 and self.total_waiting > 0
 
     def view(self) -> OnlineView:
-        waiting, running, psi, work, psi_on, work_on, head_release = self._ro
-        return OnlineView(
-            now=self.now, n_free=self.n_free, waiting=waiting, running=running, psi=psi, work_done=work,
-            psi_by_machine_owner=psi_on, work_by_machine_owner=work_on, head_release=head_release,
-            info=self.info, free_machines=self._free_machines_sorted, running_jobs=self._running_jobs,
-        )
+        n_free = self.n_free
+        return OnlineView(now=self.now, n_free=n_free, n_to_start=min(n_free, self.total_waiting), info=self.info,
+                          free_machines=self.free_machines,
+                          running_jobs=self._running_jobs, **self._rows)
 
-    def _free_machines_sorted(self) -> np.ndarray:
-        return np.flatnonzero(self.is_free)
+    def free_machines(self) -> np.ndarray:
+        """Sorted ids of the free machines."""
+        return np.flatnonzero(self.stack_pos >= 0)
 
     def _running_jobs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         started = np.flatnonzero(self.seq_start >= 0)
@@ -206,79 +191,35 @@ class OnlineSimulator:
         return self.rec_org[self.seq_record[alive]], self.seq_machine[alive], self.seq_start[alive]
 
     def apply(self, assignment: Assignment, policy_name: str = "policy") -> None:
-        """Check a decision (greedy, FIFO-feasible, free distinct machines) and start its jobs."""
-        orgs = np.asarray(assignment.orgs, dtype=np.int64)
+        """Check a decision (greedy, FIFO-feasible, free distinct machines), then start its jobs."""
+        orgs = np.ascontiguousarray(assignment.orgs, dtype=np.int64)
+        use_machines = assignment.machines is not None
+        machines = np.ascontiguousarray(assignment.machines if use_machines else _NO_MACHINES, dtype=np.int64)
+        if orgs.ndim != 1 or machines.ndim != 1:
+            raise PolicyError(f"{policy_name} at t={self.now}: orgs and machines must be 1-d integer arrays")
+        self._decisions += 1
+        code, value = _k.check_assignment(orgs, machines, use_machines, self.org_state, self.clock, self.stack_pos,
+                                          self._mark, self._decisions)
+        if code != _k.OK:
+            raise PolicyError(self._explain(code, int(value), policy_name))
+        _k.start_jobs(orgs, machines, use_machines, self.rec_release, self.rec_processing, self.rec_copies,
+                      self.rec_first_seq, self.org_records, self.org_ptr, self.machine_owner, self.org_state,
+                      self.clock, self.free_stack, self.stack_pos, self.seq_start, self.seq_machine,
+                      self.heap_end, self.heap_seq)
+
+    def _explain(self, code: int, value: int, policy_name: str) -> str:
         n_start = min(self.n_free, self.total_waiting)
-        where = f"{policy_name} at t={self.now}"
-        if orgs.ndim != 1 or orgs.size != n_start:
-            raise PolicyError(f"{where}: must start exactly {n_start} jobs (greedy: min(free machines "
-                              f"{self.n_free}, waiting jobs {self.total_waiting})), got {orgs.size}")
-        if orgs.size and (orgs.min() < 0 or orgs.max() >= self.n_orgs):
-            raise PolicyError(f"{where}: organization ids must lie in 0..{self.n_orgs - 1}")
-        per_org = np.bincount(orgs, minlength=self.n_orgs)
-        if np.any(per_org > self.waiting):
-            u = int(np.argmax(per_org > self.waiting))
-            raise PolicyError(f"{where}: starts {per_org[u]} jobs of organization {u}, "
-                              f"which has only {self.waiting[u]} waiting")
-        machines = self._take_machines(assignment.machines, n_start, where)
-        for u in np.flatnonzero(per_org).tolist():
-            self._start_head_jobs(u, machines[orgs == u] if per_org[u] != n_start else machines)
-        self.total_waiting -= n_start
-
-    def _take_machines(self, machines: np.ndarray | None, count: int, where: str) -> np.ndarray:
-        if machines is None:  # most recently freed first
-            top = self.n_free
-            taken = self.free_stack[top - count:top][::-1].copy()
-            self.n_free -= count
-            self.is_free[taken] = False
-            return taken
-        taken = np.asarray(machines, dtype=np.int64)
-        if taken.shape != (count,):
-            raise PolicyError(f"{where}: gave {taken.size} machines for {count} jobs")
-        if taken.size and (taken.min() < 0 or taken.max() >= self.is_free.size):
-            raise PolicyError(f"{where}: machine ids must lie in 0..{self.is_free.size - 1}")
-        if not np.all(self.is_free[taken]) or np.unique(taken).size != taken.size:
-            raise PolicyError(f"{where}: machines must be free and distinct; got {taken.tolist()[:10]}")
-        self.is_free[taken] = False
-        stack = self.free_stack[:self.n_free]
-        kept = stack[self.is_free[stack]]
-        self.n_free = kept.size
-        self.free_stack[:kept.size] = kept
-        return taken
-
-    def _start_head_jobs(self, org: int, machines: np.ndarray) -> None:
-        """Start the next ``len(machines)`` jobs of `org`, FIFO, on `machines` in that order."""
-        now = self.now
-        count = machines.size
-        self.running[org] += count
-        owners = self.machine_owner[machines]
-        if count == 1:
-            self.running_on[owners[0]] += 1
-        else:
-            self.running_on += np.bincount(owners, minlength=self.n_orgs)
-        self.waiting[org] -= count
-        base = self.org_ptr[org]
-        done = 0
-        while done < count:
-            rec = self.org_records[base + self.head[org]]
-            started = self.head_started[org]
-            take = min(count - done, int(self.rec_copies[rec]) - started)
-            first = int(self.rec_first_seq[rec]) + started
-            self.seq_start[first:first + take] = now
-            self.seq_machine[first:first + take] = machines[done:done + take]
-            heapq.heappush(self.completions, (now + int(self.rec_processing[rec]), self.counter, first, take, org))
-            self.counter += 1
-            done += take
-            if started + take == self.rec_copies[rec]:
-                self.head[org] += 1
-                self.head_started[org] = 0
-            else:
-                self.head_started[org] = started + take
-        if self.waiting[org] > 0:
-            rec = self.org_records[base + self.head[org]]
-            self.head_release[org] = self.rec_release[rec]
-        else:
-            self.head_release[org] = -1
+        problem = {
+            _k.BAD_COUNT: f"must start exactly {n_start} jobs (greedy: min(free machines {self.n_free}, waiting "
+                          f"jobs {self.total_waiting})), got {value}",
+            _k.BAD_ORG: f"organization {value} does not exist (ids 0..{self.n_orgs - 1})",
+            _k.TOO_MANY_OF_ORG: f"starts more jobs of organization {value} than the "
+                                f"{self.org_state[_k.WAITING, value] if 0 <= value < self.n_orgs else 0} waiting",
+            _k.BAD_MACHINE_COUNT: f"gave {value} machines for {n_start} jobs",
+            _k.BAD_MACHINE_ID: f"machine {value} does not exist (ids 0..{self.machine_owner.size - 1})",
+            _k.MACHINE_NOT_FREE: f"machine {value} is busy or listed twice",
+        }[code]
+        return f"{policy_name} at t={self.now}: {problem}"
 
     # -- output ----------------------------------------------------------------------------------------
     def schedule(self) -> pd.DataFrame:
@@ -294,8 +235,8 @@ class OnlineSimulator:
 
     def per_org(self) -> pd.DataFrame:
         frame = pd.DataFrame({
-            "machines": np.asarray(self.info.machines_per_org), "psi": self.psi.copy(),
-            "work_done": self.work.copy(), "psi_by_machine_owner": self.psi_on.copy(),
+            "machines": np.asarray(self.info.machines_per_org), "psi": self.org_state[_k.PSI].copy(),
+            "work_done": self.org_state[_k.WORK].copy(), "psi_by_machine_owner": self.org_state[_k.PSI_ON].copy(),
         })
         frame.index.name = "org"
         return frame
@@ -324,11 +265,8 @@ def simulate(scenario: Scenario, policy: OnlinePolicy, *, seed: int = 0) -> Onli
     policy.reset(sim.info, np.random.default_rng(seed))
     horizon = scenario.horizon
     name = getattr(policy, "name", type(policy).__name__)
-    while (t := sim.next_event_time()) is not None and (horizon is None or t <= horizon):
-        sim.advance_to(t)
-        sim.process_events()
-        if sim.needs_decision():
-            sim.apply(policy.decide(sim.view()), name)
+    while sim.run_until_decision(horizon):
+        sim.apply(policy.decide(sim.view()), name)
     t_end = sim.now if horizon is None else int(horizon)
     sim.advance_to(t_end)
     meta = {"model": "online", "policy": name, "params": dict(vars(policy)) if hasattr(policy, "__dict__") else {},

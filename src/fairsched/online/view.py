@@ -46,6 +46,7 @@ class OnlineView:
     ----------
     now : current time (integer seconds).
     n_free : number of free machines (>= 1 at a decision point).
+    n_to_start : how many jobs a greedy policy starts now: min(free machines, waiting jobs).
     waiting : released jobs not yet started.
     running : jobs running now.
     psi : psi_sp utility of each organization's jobs at ``now``.
@@ -62,6 +63,7 @@ class OnlineView:
 
     now: int
     n_free: int
+    n_to_start: int
     waiting: np.ndarray
     running: np.ndarray
     psi: np.ndarray
@@ -72,11 +74,6 @@ class OnlineView:
     info: ScenarioInfo
     free_machines: Callable[[], np.ndarray]
     running_jobs: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]]
-
-    @property
-    def n_to_start(self) -> int:
-        """How many jobs a greedy policy starts now: min(free machines, waiting jobs)."""
-        return int(min(self.n_free, int(self.waiting.sum())))
 
 
 @dataclass(frozen=True)
