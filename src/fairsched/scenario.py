@@ -1,17 +1,36 @@
 """Scenarios: which organization submits each job and owns each machine.
 
 Implements the set-up of Skowron & Rzadca, PPAM'13 Sec. 5.1 and SPAA'13 Sec. 6.2: user ids are spread
-uniformly at random over the organizations, and the machines are split among them (uniform or Zipf).
+uniformly at random over the organizations, and the machines are split among them (uniform or Zipf);
+a parallel job on q processors becomes q copies of a sequential job of the same duration (PPAM'13 Sec. 5.1).
 
-Everything random flows from one ``seed`` through ``numpy.random.SeedSequence``.
+`build_scenario` is the front door (workload -> `Scenario`); `split_machines`, `assign_orgs` and
+`read_org_map` are its steps; `describe` summarises a scenario for reports and ``--json``.
+
+Everything random flows from one ``seed`` through ``numpy.random.SeedSequence(seed, spawn_key=(STAGE, ...))``,
+one stream per stage (`STAGE_ORGS`, `STAGE_MACHINES`), so changing how machines are split never changes which
+organization a user joins, and conversely.
+
+References
+----------
+P. Skowron, K. Rzadca, "Non-monetary fair scheduling — cooperative game theory approach", SPAA 2013
+(arXiv 1302.0948), Sec. 6.2. P. Skowron, K. Rzadca, "Fair share is not enough: measuring fairness in scheduling
+with cooperative game theory", PPAM 2013, LNCS 8385, Sec. 5.1.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+
+from fairsched.errors import ConfigError, InputError
+from fairsched.workload.model import Workload
+from fairsched.workload.schema import PROCESSORS
 
 # Column names of Scenario.jobs (one place).
 JOB = "job"                          # SWF job number (or row number for generated workloads)
@@ -82,3 +101,397 @@ def scenario_from_arrays(release, processing_time, org, machines_per_org, *, cop
     counts = np.asarray(machines_per_org, dtype=np.int64)
     owner = np.repeat(np.arange(counts.size, dtype=np.int64), counts)
     return Scenario(jobs=frame, machine_owner=owner, n_orgs=int(counts.size), horizon=horizon, source=source)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Building a scenario from a workload (PPAM'13 Sec. 5.1, SPAA'13 Sec. 6.2)
+# ---------------------------------------------------------------------------------------------------------------
+
+# Stage keys of the random streams (SeedSequence spawn_key); fairsched.workload.synthetic uses 11-14.
+STAGE_ORGS = 1      # which organization each user (group, queue) joins; spawn_key = (STAGE_ORGS, id key)
+STAGE_MACHINES = 2  # how many machines each organization owns
+
+OrgsBy = Literal["user", "group", "queue"]
+ORG_ID_COLUMNS: dict[str, str] = {"user": "user_id", "group": "group_id", "queue": "queue_number"}
+
+
+def build_scenario(workload: Workload, *, n_orgs: int = 5, orgs_by: OrgsBy = "user",
+                   org_map: str | Path | None = None, n_machines: int | None = None,
+                   split: str | Sequence[int] = "uniform", zipf_s: float = DEFAULT_ZIPF_S, seed: int = 0,
+                   time_origin: float | None = None, horizon: int | None = None) -> Scenario:
+    """Spread a workload's jobs and machines over `n_orgs` organizations (PPAM'13 Sec. 5.1, SPAA'13 Sec. 6.2).
+
+    Implements the papers' set-up: each distinct user id (or group, or queue id) joins an organization drawn
+    uniformly at random (`assign_orgs`), or the one `org_map` names (`read_org_map`); the machines are split
+    by `split_machines`; a job on q processors becomes q sequential copies (column ``copies``).
+
+    Parameters
+    ----------
+    workload : jobs with run times > 0 and processors >= 1 (`fairsched.workload.clean.clean` drops the others).
+    n_orgs : k, the number of organizations.
+    orgs_by : ``"user"`` (SWF field 12), ``"group"`` (13) or ``"queue"`` (15). The id -1 (unknown) is one id
+        like any other: all jobs without a group, say, form one "group" that joins one organization.
+    org_map : CSV file with header ``user,org`` (``group,org`` / ``queue,org`` for the other `orgs_by`)
+        naming the organization (0-based) of each id, instead of drawing it.
+    n_machines : m; default the header's ``MaxProcs``, else the widest job; an explicit `split` list defines it.
+    split : ``"even"``, ``"uniform"``, ``"zipf"`` or explicit counts (a sequence or ``"1,2,1"``); see
+        `split_machines`.
+    zipf_s : Zipf exponent of ``split="zipf"``.
+    seed : the one seed; organizations and machines use separate streams (module docstring).
+    time_origin : trace time that becomes time 0 (default: the first submit, so the first release is 0);
+        release = floor(submit - time_origin).
+    horizon : t_end stored in the scenario (None = when the last job completes).
+
+    Returns
+    -------
+    Scenario, jobs sorted by (release, job): job = SWF job number, processing_time = ceil(run_time) >= 1,
+    copies = processors. O(n log n + distinct ids).
+
+    Raises
+    ------
+    ConfigError : options out of range, too few machines, or jobs the model cannot run (run time <= 0 or
+        missing, processors < 1) — the message counts them and says how to clean the workload.
+    InputError : a malformed or incomplete `org_map` (``FILE:LINE: field NAME: problem``).
+
+    >>> import pandas as pd
+    >>> jobs = pd.DataFrame({"job_number": [1, 2, 3], "submit_time": [10.0, 10.5, 12.0],
+    ...                      "run_time": [3.0, 0.5, 7.2], "processors": [1, 2, 1], "user_id": [4, 4, 9]})
+    >>> s = build_scenario(Workload(jobs=jobs), n_orgs=2, n_machines=3, split="even")
+    >>> s.jobs[["job", "release", "processing_time", "copies"]].to_numpy().tolist()
+    [[1, 0, 3, 1], [2, 0, 1, 2], [3, 2, 8, 1]]
+    >>> s.machines_per_org.tolist(), s.n_sequential_jobs
+    ([2, 1], 4)
+    """
+    _check_options(n_orgs, orgs_by, seed, horizon)
+    jobs = workload.jobs
+    where = workload.source or "the workload"
+    missing = [c for c in ("job_number", "submit_time", "run_time", PROCESSORS, ORG_ID_COLUMNS[orgs_by])
+               if c not in jobs.columns]
+    if missing:
+        raise ConfigError(f"{where}: the job table lacks column(s) {', '.join(missing)}; read traces with "
+                          "fairsched.workload.swf.read_swf, which adds them")
+    if jobs.empty:
+        raise ConfigError(f"{where} has no jobs: nothing to schedule; widen the window or check the cleaning")
+    ids = jobs[ORG_ID_COLUMNS[orgs_by]].to_numpy(dtype=np.int64)
+    if org_map is None:
+        org = assign_orgs(ids, n_orgs, seed=seed)
+    else:
+        org = _orgs_from_map(ids, read_org_map(org_map, n_orgs=n_orgs, key=orgs_by), org_map, orgs_by)
+    counts = _machine_counts(workload, n_machines, n_orgs, split, zipf_s, seed)
+    frame, origin = _scenario_jobs(jobs, org, time_origin, where)
+    owner = np.repeat(np.arange(n_orgs, dtype=np.int64), counts)
+    return Scenario(jobs=frame, machine_owner=owner, n_orgs=int(n_orgs), horizon=horizon, time_origin=origin,
+                    seed=int(seed), source=workload.source)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _check_options(n_orgs: int, orgs_by: str, seed: int, horizon: int | None) -> None:
+    if not _is_int(n_orgs) or n_orgs < 1:
+        raise ConfigError(f"n_orgs={n_orgs!r}: expected a positive number of organizations")
+    if orgs_by not in ORG_ID_COLUMNS:
+        raise ConfigError(f"orgs_by={orgs_by!r}: expected one of {', '.join(ORG_ID_COLUMNS)}")
+    if not _is_int(seed) or seed < 0:
+        raise ConfigError(f"seed={seed!r}: expected a non-negative integer")
+    if horizon is not None and (not _is_int(horizon) or horizon < 0):
+        raise ConfigError(f"horizon={horizon!r}: expected a non-negative integer number of seconds (or None)")
+
+
+def _stage_rng(seed: int, stage: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(stage,)))
+
+
+def assign_orgs(ids: np.ndarray, n_orgs: int, *, seed: int) -> np.ndarray:
+    """Organization of each job: each distinct id joins an organization drawn uniformly at random.
+
+    Implements PPAM'13 Sec. 5.1 / SPAA'13 Sec. 6.2 ("we uniformly distributed the user identifiers between
+    the organizations"). The draw for id ``i`` comes from its own stream ``SeedSequence(seed,
+    spawn_key=(STAGE_ORGS, key(i)))``, so an id's organization depends on the seed and the id only — not on
+    which other ids the workload holds: a window of a trace keeps every user in the same organization.
+    ``key`` maps ids >= 0 to even and negative ids (-1 = unknown) to odd keys, since spawn keys are >= 0.
+    O(n log n + distinct ids).
+
+    >>> assign_orgs(np.array([7, 3, 7, -1]), 5, seed=0).tolist() == [
+    ...     assign_orgs(np.array([7]), 5, seed=0)[0], assign_orgs(np.array([3]), 5, seed=0)[0],
+    ...     assign_orgs(np.array([7]), 5, seed=0)[0], assign_orgs(np.array([-1]), 5, seed=0)[0]]
+    True
+    """
+    unique, inverse = np.unique(np.asarray(ids, dtype=np.int64), return_inverse=True)
+    org_of_id = np.fromiter((_org_of_id(int(i), n_orgs, seed) for i in unique), dtype=np.int64,
+                            count=unique.size)
+    return org_of_id[inverse.reshape(-1)]
+
+
+def _org_of_id(ident: int, n_orgs: int, seed: int) -> int:
+    key = 2 * ident if ident >= 0 else -2 * ident - 1  # zigzag: a bijection from all ints to keys >= 0
+    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(STAGE_ORGS, key)))
+    return int(rng.integers(n_orgs))
+
+
+def read_org_map(path: str | Path, *, n_orgs: int, key: OrgsBy = "user") -> dict[int, int]:
+    """Read an organization map: header ``<key>,org`` then one ``ID,ORG`` line per id (ORG in 0..n_orgs-1).
+
+    Blank lines and lines starting with ``#`` are skipped. The first column is the user id for ``key="user"``,
+    the group id for ``"group"``, the queue number for ``"queue"`` (the id organizations are built from).
+
+    Raises
+    ------
+    InputError : ``FILE:LINE: field NAME: problem`` for an unreadable file, a wrong header (field ``header``),
+        a line without exactly two fields, a non-integer id (field `key`), an id mapped twice, or an ORG that
+        is not an integer in range (field ``org``).
+    """
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read the organization map ({error}); expected a CSV file 'user,org'",
+                         path=path) from error
+    expected = f"{key},org"
+    header = lines[0] if lines else ""
+    if header.replace(" ", "").lower() != expected:
+        raise InputError(f"header is {header!r}; expected {expected!r} (then one line 'ID,ORG' per {key})",
+                         path=path, line=1, field="header")
+    mapping: dict[int, int] = {}
+    first_seen: dict[int, int] = {}
+    for number, raw in enumerate(lines[1:], start=2):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        parts = [part.strip() for part in text.split(",")]
+        if len(parts) != 2:
+            raise InputError(f"expected 2 comma-separated fields '{expected}', got {len(parts)}: {text!r}",
+                             path=path, line=number)
+        ident = _map_int(parts[0], path, number, key, "an integer id")
+        org = _map_int(parts[1], path, number, "org", f"an organization number in 0..{n_orgs - 1}")
+        if not 0 <= org < n_orgs:
+            raise InputError(f"{org} is out of range; expected 0..{n_orgs - 1} ({n_orgs} organizations)",
+                             path=path, line=number, field="org")
+        if ident in mapping:
+            raise InputError(f"{key} {ident} is mapped again (first on line {first_seen[ident]}); keep one line "
+                             f"per {key}", path=path, line=number, field=key)
+        mapping[ident] = org
+        first_seen[ident] = number
+    return mapping
+
+
+def _map_int(text: str, path: Path, line: int, field: str, expected: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"{text!r} is not an integer; expected {expected}", path=path, line=line,
+                         field=field) from None
+
+
+def _orgs_from_map(ids: np.ndarray, mapping: dict[int, int], path: str | Path, key: str) -> np.ndarray:
+    unique, inverse = np.unique(ids, return_inverse=True)
+    absent = [int(i) for i in unique if int(i) not in mapping]
+    if absent:
+        shown = ", ".join(map(str, absent[:10])) + (", ..." if len(absent) > 10 else "")
+        raise InputError(f"{len(absent)} {key} id(s) of the workload are not in the map: {shown}; add a line "
+                         f"'ID,ORG' for each", path=path, field=key)
+    return np.array([mapping[int(i)] for i in unique], dtype=np.int64)[inverse.reshape(-1)]
+
+
+def _machine_counts(workload: Workload, n_machines: int | None, n_orgs: int, split: str | Sequence[int],
+                    zipf_s: float, seed: int) -> np.ndarray:
+    """m from the options (explicit split, else n_machines, else MaxProcs, else the widest job), then split."""
+    if n_machines is None and _explicit_counts(split) is None:
+        n_machines = _default_machines(workload)
+    return split_machines(n_machines, n_orgs, split, zipf_s=zipf_s, rng=_stage_rng(seed, STAGE_MACHINES))
+
+
+def _default_machines(workload: Workload) -> int:
+    header = workload.header_int("MaxProcs")
+    if header is not None and header > 0:
+        return header
+    processors = workload.jobs[PROCESSORS].to_numpy(dtype=np.float64)
+    widest = np.nanmax(processors) if processors.size else np.nan
+    if np.isfinite(widest) and widest >= 1:
+        return int(widest)
+    raise ConfigError(f"{workload.source or 'the workload'}: the number of machines is unknown (no MaxProcs "
+                      "header, no job with processors >= 1); pass n_machines (--machines)")
+
+
+def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[int] = "uniform", *,
+                   zipf_s: float = DEFAULT_ZIPF_S, rng: np.random.Generator | None = None) -> np.ndarray:
+    """Machines owned by each organization: int64 (n_orgs,), every count >= 1, summing to m.
+
+    Splits (SPAA'13 Sec. 6.2 and PPAM'13 Sec. 5.1 use uniform and Zipf):
+
+    * ``"even"``: as equal as possible; the remainder m mod k goes to the lowest organization ids.
+    * ``"uniform"``: 1 each, plus a multinomial draw of the other m - k with equal probabilities.
+    * ``"zipf"``: `zipf_counts` (counts ~ 1/rank**zipf_s), ranks given to organizations in a random order.
+    * explicit counts, a sequence or a comma string ``"1,2,1"``: length k, each >= 1; their sum must equal
+      `n_machines` when given, else it defines m.
+
+    `rng` is needed by ``"uniform"`` and ``"zipf"`` (`build_scenario` passes its `STAGE_MACHINES` stream).
+
+    Raises
+    ------
+    ConfigError : m < k (every organization must contribute a machine), an unknown split, bad explicit counts
+        or a negative / non-finite `zipf_s`.
+
+    >>> split_machines(10, 3, "even").tolist(), split_machines(None, 3, "1,2,1").tolist()
+    ([4, 3, 3], [1, 2, 1])
+    """
+    if not _is_int(n_orgs) or n_orgs < 1:
+        raise ConfigError(f"n_orgs={n_orgs!r}: expected a positive number of organizations")
+    explicit = _explicit_counts(split)
+    if explicit is not None:
+        return _split_explicit(explicit, n_machines, n_orgs)
+    if n_machines is None or not _is_int(n_machines) or n_machines < 1:
+        raise ConfigError(f"n_machines={n_machines!r}: expected a positive number of machines")
+    if n_machines < n_orgs:
+        raise ConfigError(f"{n_machines} machines cannot be split among {n_orgs} organizations: in the model every "
+                          f"organization contributes at least one machine; use at most {n_machines} organizations "
+                          "or more machines")
+    if not (np.isfinite(zipf_s) and zipf_s >= 0):
+        raise ConfigError(f"zipf_s={zipf_s!r}: expected a finite exponent >= 0")
+    kind = str(split).strip().lower()
+    if kind != "even" and rng is None:
+        raise ValueError(f"split {kind!r} is random: pass rng (a numpy Generator)")
+    counts = _SPLITTERS[kind](int(n_machines), int(n_orgs), float(zipf_s), rng)
+    return counts.astype(np.int64)
+
+
+def _explicit_counts(split: str | Sequence[int]) -> np.ndarray | None:
+    """Explicit counts from a sequence or a comma string; None for a named split; ConfigError otherwise."""
+    if isinstance(split, str):
+        if split.strip().lower() in _SPLITTERS:
+            return None
+        try:
+            values = [int(part) for part in split.split(",")]
+        except ValueError:
+            raise ConfigError(f"split {split!r}: expected one of {', '.join(_SPLITTERS)} or comma-separated "
+                              "machine counts, one per organization (e.g. '1,2,1')") from None
+    else:
+        values = list(split)
+        if not all(_is_int(v) for v in values):
+            raise ConfigError(f"split {values!r}: expected integer machine counts, one per organization")
+    return np.asarray(values, dtype=np.int64)
+
+
+def _split_explicit(counts: np.ndarray, n_machines: int | None, n_orgs: int) -> np.ndarray:
+    if counts.size != n_orgs:
+        raise ConfigError(f"split {counts.tolist()}: {counts.size} machine counts for {n_orgs} organizations; "
+                          "give one count per organization")
+    if np.any(counts < 1):
+        raise ConfigError(f"split {counts.tolist()}: organization {int(np.argmax(counts < 1))} would own no "
+                          "machine; in the model every organization contributes at least one")
+    if n_machines is not None and int(counts.sum()) != n_machines:
+        raise ConfigError(f"split {counts.tolist()} sums to {int(counts.sum())} machines but n_machines is "
+                          f"{n_machines}; make them agree or leave n_machines out")
+    return counts
+
+
+def _split_even(m: int, k: int, s: float, rng: np.random.Generator | None) -> np.ndarray:
+    return m // k + (np.arange(k) < m % k)
+
+
+def _split_uniform(m: int, k: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    return 1 + rng.multinomial(m - k, np.full(k, 1.0 / k))
+
+
+def _split_zipf(m: int, k: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    rank = rng.permutation(k)  # rank[u] = 0-based Zipf rank of organization u
+    return zipf_counts(m, k, s)[rank]
+
+
+_SPLITTERS: dict[str, Callable[[int, int, float, Any], np.ndarray]] = {
+    "even": _split_even, "uniform": _split_uniform, "zipf": _split_zipf}
+
+
+def zipf_counts(n_machines: int, n_orgs: int, s: float = DEFAULT_ZIPF_S) -> np.ndarray:
+    """Zipf machine counts in rank order: proportional to 1/r**s (r = 1..k), each >= 1, summing to m.
+
+    Largest-remainder rounding of the quotas m * r**-s / sum_j j**-s (ties to the better rank); an
+    organization left with 0 then takes one machine from the largest count (the worst-ranked among equals),
+    which keeps the counts non-increasing in rank. Needs m >= k. O(k log k).
+
+    >>> zipf_counts(64, 5, 1.4267).tolist()
+    [35, 13, 7, 5, 4]
+    """
+    weight = np.arange(1, n_orgs + 1, dtype=np.float64) ** -s
+    quota = n_machines * weight / weight.sum()
+    counts = np.floor(quota).astype(np.int64)
+    remainder = n_machines - int(counts.sum())
+    counts[np.argsort(-(quota - counts), kind="stable")[:remainder]] += 1
+    while (zero := np.flatnonzero(counts == 0)).size:
+        donor = np.flatnonzero(counts == counts.max())[-1]
+        counts[donor] -= 1
+        counts[zero[0]] += 1
+    return counts
+
+
+def _scenario_jobs(jobs: pd.DataFrame, org: np.ndarray, time_origin: float | None,
+                   where: str) -> tuple[pd.DataFrame, float]:
+    """The `SCENARIO_COLUMNS` table (sorted by release, job) and the time origin used."""
+    submit = jobs["submit_time"].to_numpy(dtype=np.float64)
+    run = jobs["run_time"].to_numpy(dtype=np.float64)
+    processors = jobs[PROCESSORS].to_numpy(dtype=np.float64)
+    bad_run = int(np.count_nonzero(~(np.isfinite(run) & (run > 0))))  # -1 (missing), 0 and NaN
+    bad_processors = int(np.count_nonzero(~(np.isfinite(processors) & (processors >= 1))))
+    if bad_run or bad_processors:
+        raise ConfigError(f"{where}: {bad_run} job(s) have no run time > 0 and {bad_processors} no processors >= 1; "
+                          "the model needs both. Clean the workload first (fairsched.workload.clean.clean, as "
+                          "the compare command does) to drop them")
+    if not np.all(np.isfinite(submit)):
+        raise ConfigError(f"{where}: {int(np.count_nonzero(~np.isfinite(submit)))} job(s) have no submit time")
+    origin = float(submit.min()) if time_origin is None else float(time_origin)
+    if not np.isfinite(origin):
+        raise ConfigError(f"time_origin={time_origin!r}: expected a finite trace time in seconds")
+    early = int(np.count_nonzero(submit < origin))
+    if early:
+        raise ConfigError(f"{where}: {early} job(s) are submitted before the time origin {origin:g}; cut the "
+                          "workload to a window starting there first, or move the origin earlier")
+    job = jobs["job_number"].to_numpy(dtype=np.int64)
+    release = np.floor(submit - origin).astype(np.int64)
+    order = np.lexsort((job, release))  # by release, then job number; stable
+    frame = pd.DataFrame({
+        JOB: job[order],
+        ORG: np.asarray(org, dtype=np.int64)[order],
+        RELEASE: release[order],
+        PROCESSING_TIME: np.ceil(run).astype(np.int64)[order],
+        COPIES: processors.astype(np.int64)[order],  # a job on q processors = q sequential copies (PPAM'13 5.1)
+    })
+    return frame, origin
+
+
+def describe(scenario: Scenario) -> dict[str, Any]:
+    """JSON-ready summary of a scenario for reports and ``--json``: sizes, and per organization its machines,
+    jobs (rows), sequential jobs (copies) and work (sum of processing_time * copies, machine-seconds).
+
+    >>> s = scenario_from_arrays([0, 0, 1], [3, 2, 1], [0, 1, 0], [1, 1], copies=[1, 2, 1])
+    >>> d = describe(s)
+    >>> d["machines_per_org"], d["jobs_per_org"], d["sequential_jobs_per_org"], d["work_per_org"]
+    ([1, 1], [2, 1], [2, 2], [4, 4])
+    """
+    jobs = scenario.jobs
+    k = scenario.n_orgs
+    org = jobs[ORG].to_numpy(dtype=np.int64)
+    copies = jobs[COPIES].to_numpy(dtype=np.int64)
+    work = jobs[PROCESSING_TIME].to_numpy(dtype=np.int64) * copies
+
+    def per_org(values: np.ndarray) -> list[int]:
+        total = np.zeros(k, dtype=np.int64)
+        np.add.at(total, org, values)  # exact int64 sums (bincount's float weights could round)
+        return total.tolist()
+
+    return {
+        "source": scenario.source,
+        "seed": int(scenario.seed),
+        "n_orgs": int(k),
+        "n_machines": scenario.n_machines,
+        "horizon": scenario.horizon,
+        "time_origin": float(scenario.time_origin),
+        "n_jobs": len(jobs),
+        "n_sequential_jobs": int(copies.sum()),
+        "work": int(work.sum()),
+        "last_release": int(jobs[RELEASE].max()) if len(jobs) else None,
+        "machines_per_org": [int(x) for x in scenario.machines_per_org],
+        "jobs_per_org": per_org(np.ones_like(org)),
+        "sequential_jobs_per_org": per_org(copies),
+        "work_per_org": per_org(work),
+    }
