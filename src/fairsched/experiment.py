@@ -1,0 +1,352 @@
+"""The `compare` experiment: several online policies on one scenario, each measured against a reference.
+
+Implements the evaluation protocol of Skowron & Rzadca, "Non-monetary fair scheduling — cooperative game theory
+approach" (SPAA 2013, long version arXiv 1302.0948), Sec. 6.2–6.3, and "Fair share is not enough: measuring
+fairness in scheduling with cooperative game theory" (PPAM 2013, LNCS 8385), Sec. 5.1:
+
+1. read a trace (or generate the embedded synthetic default), drop the jobs no simulator can replay;
+2. keep the jobs submitted in a time window; the window start becomes time 0 and its length the horizon t_end;
+3. optionally multiply release times by a factor (SPAA'13 Sec. 6.3.1 uses 0.1 to load a larger system);
+4. spread the users over k organizations and the machines among them (`fairsched.scenario.build_scenario`);
+5. simulate every policy, the reference included, and validate each schedule;
+6. compare each policy's utility vector psi at t_end with the reference's psi*: Delta psi = sum_u |psi_u - psi*_u|,
+   divided by p_tot, the unit parts of jobs the reference executed by t_end (SPAA'13 Sec. 6.3; PPAM'13 Sec. 5.1).
+   Delta psi / p_tot is the average unjustified delay (or speed-up) of a unit of work, in seconds.
+
+The papers' reference is REF, the exact exponential algorithm; until REF is registered the default reference is
+DIRECTCONTR (the heuristic closest to REF in PPAM'13 Tables 1–2). The next issue makes REF the default for k <= 12.
+
+The library never prints or writes files: `fairsched.report` renders and writes a `CompareResult`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairsched.errors import ConfigError
+from fairsched.online import metrics
+from fairsched.online.engine import OnlineResult, simulate
+from fairsched.online.metrics import FairnessComparison
+from fairsched.online.policies import get_policy
+from fairsched.scenario import DEFAULT_ZIPF_S, Scenario, build_scenario, describe
+from fairsched.validate import validate_online_schedule
+from fairsched.workload.clean import CleanReport, clean
+from fairsched.workload.model import ReadReport, Workload
+from fairsched.workload.swf import read_swf
+from fairsched.workload.synthetic import generate_default
+from fairsched.workload.transform import compress_arrivals, window
+
+DEFAULT_POLICIES: tuple[str, ...] = ("roundrobin", "fairshare", "utfairshare", "currfairshare", "directcontr")
+DEFAULT_REFERENCE = "directcontr"
+
+# Short names accepted wherever a policy is named (CLI flags, CompareConfig); the registry holds the full names.
+POLICY_ALIASES: dict[str, str] = {"rr": "roundrobin"}
+
+ProgressCallback = Callable[[str, int, int], None]
+"""Called as ``progress(description, steps_done, steps_total)`` before each step of `run_compare`."""
+
+
+@dataclass(frozen=True)
+class CompareConfig:
+    """What `run_compare` does; keyword fields with defaults, stored unchanged (validated by `run_compare`).
+
+    Attributes
+    ----------
+    trace : SWF file (``.swf`` or ``.swf.gz``); None = the embedded synthetic default
+        (`fairsched.workload.synthetic.generate_default`, always generated with its own fixed seed, so that
+        ``seed`` changes the scenario and the policies' draws, never the jobs).
+    orgs : k, the number of organizations.
+    orgs_by : what makes an organization: ``"user"`` (SWF field 12, as in PPAM'13 Sec. 5.1), ``"group"`` or
+        ``"queue"``; ids are spread uniformly at random over the k organizations.
+    org_map : file mapping ids to organizations explicitly (see `fairsched.scenario.build_scenario`).
+    machines : total machines m; None = the trace's machine size (header ``MaxProcs``, as in the papers).
+    split : how the machines are split among organizations: ``"even"``, ``"uniform"`` (random counts, uniform),
+        ``"zipf"`` (Zipf counts with exponent ``zipf_s``) or an explicit comma-separated list of counts.
+        The same default for every workload, the synthetic one included, so that switching ``trace`` changes
+        one thing only.
+    zipf_s : exponent of the Zipf split.
+    window_start, window_length : keep the jobs submitted in [start, start + length) (trace seconds); start
+        becomes time 0 and length the horizon t_end. None = from the first submit / up to the last completion.
+    release_scale : multiply release times (relative to the window start) by this factor after windowing;
+        < 1 packs arrivals and raises the load (SPAA'13 Sec. 6.3.1 uses 0.1). The horizon is not scaled.
+    policies : registered online policy names (aliases such as ``"rr"`` accepted), in report order.
+    reference : the policy every other is compared with; simulated even when not listed in ``policies``.
+    seed : one seed for the scenario (organizations, machine split) and for every policy's random draws.
+    skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
+    validate : check every schedule with `fairsched.validate.validate_online_schedule`.
+    """
+
+    trace: Path | None = None
+    orgs: int = 5
+    orgs_by: str = "user"
+    org_map: Path | None = None
+    machines: int | None = None
+    split: str = "uniform"
+    zipf_s: float = DEFAULT_ZIPF_S
+    window_start: float | None = None
+    window_length: float | None = None
+    release_scale: float = 1.0
+    policies: tuple[str, ...] = DEFAULT_POLICIES
+    reference: str = DEFAULT_REFERENCE
+    seed: int = 0
+    skip_bad_records: bool = False
+    validate: bool = True
+
+
+@dataclass(frozen=True)
+class PolicyOutcome:
+    """One policy's run, measured at the experiment's common t_end.
+
+    Attributes
+    ----------
+    name : registered policy name.
+    result : the engine's `OnlineResult` (schedule, per_org, t_end, meta), kept for export.
+    psi : int64 (k,), psi_sp utility of each organization at t_end (SPAA'13 Eq. (3)).
+    fairness : `fairsched.online.metrics.FairnessComparison` against the reference (delta_psi, p_tot,
+        delta_psi_over_ptot, per_org_deviation).
+    per_org : `fairsched.online.metrics.per_org_metrics` at t_end (one row per organization).
+    mean_wait : mean of start - release over the jobs started by t_end, in seconds (NaN when none started).
+    utilization : share of machine time [0, t_end) spent running jobs.
+    run_time_s : wall-clock seconds `simulate` took.
+    """
+
+    name: str
+    result: OnlineResult
+    psi: np.ndarray
+    fairness: FairnessComparison
+    per_org: pd.DataFrame
+    mean_wait: float
+    utilization: float
+    run_time_s: float
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """Everything `run_compare` measured; rendered by `fairsched.report`.
+
+    Attributes
+    ----------
+    config : the configuration run.
+    scenario : the simulated scenario.
+    scenario_summary : `fairsched.scenario.describe` of it (JSON-ready).
+    reference : name of the reference policy.
+    policies : outcome per policy, in report order (the listed policies, then the reference if it was not listed).
+    p_tot : unit parts the reference executed by t_end (the denominator of Delta psi / p_tot).
+    t_end : the common time at which utilities are compared: the horizon, else the latest last completion
+        over all policies (past their last completions all policies' Delta psi stay constant).
+    elapsed_s : wall-clock seconds of the whole experiment.
+    read_report : what reading the trace did (None for generated or hand-made scenarios).
+    clean_report : what cleaning dropped (None for hand-made scenarios).
+    """
+
+    config: CompareConfig
+    scenario: Scenario
+    scenario_summary: dict[str, Any]
+    reference: str
+    policies: dict[str, PolicyOutcome]
+    p_tot: int
+    t_end: int
+    elapsed_s: float
+    read_report: ReadReport | None = None
+    clean_report: CleanReport | None = None
+
+    @property
+    def reference_outcome(self) -> PolicyOutcome:
+        return self.policies[self.reference]
+
+
+@dataclass(frozen=True)
+class PreparedScenario:
+    """A scenario built from a `CompareConfig`, with what reading and cleaning the workload did."""
+
+    scenario: Scenario
+    read_report: ReadReport | None
+    clean_report: CleanReport
+
+
+def run_compare(config: CompareConfig, *, progress: ProgressCallback | None = None) -> CompareResult:
+    """Run the whole experiment described by `config` (module docstring, steps 1–6).
+
+    Implements SPAA'13 Sec. 6.2–6.3 / PPAM'13 Sec. 5.1 (one instance; the papers average 100 windows).
+    Policy names are checked before the trace is read, so a typo fails at once.
+
+    Parameters
+    ----------
+    config : what to run.
+    progress : optional ``progress(description, done, total)`` callback, called before each step.
+
+    Raises
+    ------
+    UnknownPolicyError : a policy or the reference is not registered (the message lists the choices).
+    ConfigError, InputError : bad options or a malformed trace.
+    InvalidScheduleError : a policy produced an invalid schedule (only with ``validate=True``).
+    """
+    started = time.perf_counter()
+    names = policy_order(config.policies, config.reference)
+    _check_config(config)
+    n_steps = len(names) + 2  # read and build, one per policy, measure
+    if progress is not None:
+        progress("reading the workload" if config.trace is None else f"reading {Path(config.trace).name}", 0,
+                 n_steps)
+    prepared = prepare_scenario(config)
+    later = None if progress is None else lambda description, done, _: progress(description, done + 1, n_steps)
+    result = compare_scenario(prepared.scenario, config, progress=later)
+    return replace(result, read_report=prepared.read_report, clean_report=prepared.clean_report,
+                   elapsed_s=time.perf_counter() - started)
+
+
+def prepare_scenario(config: CompareConfig) -> PreparedScenario:
+    """Steps 1–4: read or generate, clean, window, scale arrivals, build the scenario. O(n log n).
+
+    The window start (default: the first submit time after cleaning) becomes time 0 of the scenario; the
+    window length becomes its horizon (PPAM'13 Sec. 5.1: "t_end = t_start + 5·10^4").
+    """
+    workload, read_report = _load_workload(config)
+    cleaned, clean_report = clean(workload)
+    workload = cleaned
+    if config.window_start is not None or config.window_length is not None:
+        workload = window(cleaned, start=config.window_start, length=config.window_length)
+    if workload.jobs.empty:
+        raise ConfigError(_no_jobs_message(cleaned, workload, config))
+    if config.release_scale != 1.0:
+        workload = compress_arrivals(workload, config.release_scale, origin=config.window_start)
+    horizon = None if config.window_length is None else int(np.ceil(config.window_length))
+    scenario = build_scenario(
+        workload, n_orgs=config.orgs, orgs_by=config.orgs_by, org_map=config.org_map, n_machines=config.machines,
+        split=config.split, zipf_s=config.zipf_s, seed=config.seed, time_origin=config.window_start,
+        horizon=horizon)
+    return PreparedScenario(scenario=scenario, read_report=read_report, clean_report=clean_report)
+
+
+def compare_scenario(scenario: Scenario, config: CompareConfig, *,
+                     progress: ProgressCallback | None = None) -> CompareResult:
+    """Steps 5–6 on a ready scenario: simulate ``config.policies`` and the reference, then compare.
+
+    Only ``policies``, ``reference``, ``seed`` and ``validate`` of `config` are used; the trace options are
+    ignored (use this with hand-made scenarios, e.g. `fairsched.scenario.scenario_from_arrays`).
+    Cost: one simulation per policy, plus O(n) metrics each.
+    """
+    started = time.perf_counter()
+    names = policy_order(config.policies, config.reference)
+    reference = resolve_policy_name(config.reference)
+    if scenario.jobs.empty:
+        raise ConfigError(f"the scenario ({scenario.source or 'no source'}) has no jobs: nothing to compare; "
+                          "choose a window that holds some jobs")
+    n_steps = len(names) + 1  # one per policy, then measuring
+    runs: dict[str, tuple[OnlineResult, float]] = {}
+    for done, name in enumerate(names):
+        if progress is not None:
+            progress(f"simulating {name}", done, n_steps)
+        runs[name] = _simulate_one(scenario, name, seed=config.seed, validate=config.validate)
+    if progress is not None:
+        progress("measuring", len(names), n_steps)
+    t_end = _common_t_end(scenario, [result for result, _ in runs.values()])
+    psi_ref = _psi_at(runs[reference][0], scenario, t_end)
+    p_tot = int(metrics.p_tot(runs[reference][0].schedule, t_end))
+    outcomes = {name: _measure(name, result, run_time, scenario, t_end, psi_ref, p_tot)
+                for name, (result, run_time) in runs.items()}
+    return CompareResult(config=config, scenario=scenario, scenario_summary=describe(scenario),
+                         reference=reference, policies=outcomes, p_tot=p_tot, t_end=t_end,
+                         elapsed_s=time.perf_counter() - started)
+
+
+def resolve_policy_name(name: str) -> str:
+    """The registered name for `name` (case-insensitive; aliases such as ``"rr"`` resolved).
+
+    Raises `UnknownPolicyError` (from the registry, listing the choices) when the name is not registered.
+
+    >>> resolve_policy_name(" RR ")
+    'roundrobin'
+    """
+    key = name.strip().lower()
+    key = POLICY_ALIASES.get(key, key)
+    get_policy(key)  # the registry's own error names every valid choice
+    return key
+
+
+def policy_order(policies: tuple[str, ...] | list[str], reference: str) -> list[str]:
+    """Resolved policy names in report order, without duplicates, the reference appended if absent.
+
+    >>> policy_order(("rr", "roundrobin"), "roundrobin")
+    ['roundrobin']
+    """
+    if isinstance(policies, str):  # a bare string would otherwise be read letter by letter
+        raise ConfigError(f"policies={policies!r}: expected a sequence of names, e.g. ('roundrobin', 'fairshare')")
+    names = list(dict.fromkeys(resolve_policy_name(name) for name in policies))
+    reference_name = resolve_policy_name(reference)
+    return names if reference_name in names else [*names, reference_name]
+
+
+def _check_config(config: CompareConfig) -> None:
+    """Options `build_scenario` and the transforms do not check themselves."""
+    if not config.policies:
+        raise ConfigError("policies is empty: name at least one policy (e.g. --policies roundrobin,fairshare)")
+    if config.window_length is not None and not config.window_length > 0:
+        raise ConfigError(f"window length {config.window_length!r}: expected a number of seconds > 0")
+    if not (np.isfinite(config.release_scale) and config.release_scale > 0):
+        raise ConfigError(f"release scale {config.release_scale!r}: expected a factor > 0 (0.1 packs arrivals "
+                          "ten times closer)")
+
+
+def _load_workload(config: CompareConfig) -> tuple[Workload, ReadReport | None]:
+    if config.trace is None:
+        return generate_default(), None
+    workload = read_swf(Path(config.trace), skip_bad_records=config.skip_bad_records)
+    return workload, workload.read_report
+
+
+def _no_jobs_message(cleaned: Workload, windowed: Workload, config: CompareConfig) -> str:
+    """Say where the jobs went: all dropped by cleaning, or none submitted in the window (and where they are)."""
+    where = windowed.source or str(config.trace or "the synthetic workload")
+    if cleaned.jobs.empty:
+        return (f"no job left to simulate in {where}: cleaning dropped every job; see what it drops with "
+                "`fairsched trace info`")
+    submit = cleaned.jobs["submit_time"]
+    return (f"no job left to simulate in {where}: window start and length are trace seconds, and the jobs are "
+            f"submitted between {submit.min():.0f} and {submit.max():.0f}; choose --window-start and "
+            "--window-length within that span")
+
+
+def _simulate_one(scenario: Scenario, name: str, *, seed: int, validate: bool) -> tuple[OnlineResult, float]:
+    """Simulate one policy; return its result and the wall-clock seconds `simulate` took."""
+    started = time.perf_counter()
+    result = simulate(scenario, get_policy(name), seed=seed)
+    run_time = time.perf_counter() - started
+    if validate:
+        validate_online_schedule(result.schedule, scenario, t_end=result.t_end)
+    return result, run_time
+
+
+def _common_t_end(scenario: Scenario, results: list[OnlineResult]) -> int:
+    """The horizon, else the latest t_end over all runs (utilities must be compared at one time)."""
+    if scenario.horizon is not None:
+        return int(scenario.horizon)
+    return max(int(result.t_end) for result in results)
+
+
+def _psi_at(result: OnlineResult, scenario: Scenario, t_end: int) -> np.ndarray:
+    """psi at `t_end`: the engine's own when it stopped there, else recomputed from the schedule."""
+    if int(result.t_end) == t_end:
+        return np.asarray(result.psi, dtype=np.int64)
+    return np.asarray(metrics.psi_from_schedule(result.schedule, scenario.n_orgs, t_end), dtype=np.int64)
+
+
+def _measure(name: str, result: OnlineResult, run_time: float, scenario: Scenario, t_end: int,
+             psi_ref: np.ndarray, p_tot: int) -> PolicyOutcome:
+    psi = _psi_at(result, scenario, t_end)
+    schedule = result.schedule
+    waits = (schedule["start"] - schedule["release"]).to_numpy(dtype=np.float64)
+    return PolicyOutcome(
+        name=name, result=result, psi=psi,
+        fairness=metrics.fairness_vs_reference(psi, psi_ref, p_tot),
+        per_org=metrics.per_org_metrics(schedule, scenario, t_end),
+        mean_wait=float(waits.mean()) if waits.size else float("nan"),
+        utilization=float(metrics.utilization(schedule, scenario.n_machines, t_end)),
+        run_time_s=run_time)
