@@ -25,6 +25,8 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: object) -> It
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp creates the file 0600; give it the permissions a plain open() would (0666 minus umask).
+        os.chmod(tmp, 0o666 & ~_current_umask())
         with os.fdopen(fd, mode, **open_kwargs) as handle:
             yield handle
             handle.flush()
@@ -34,3 +36,9 @@ def atomic_write(path: str | Path, mode: str = "w", **open_kwargs: object) -> It
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)  # the only portable way to read it is to set it; restore at once
+    os.umask(mask)
+    return mask
