@@ -320,7 +320,8 @@ def _simulate_one(scenario: Scenario, name: str, *, seed: int, validate: bool) -
     result = simulate(scenario, get_policy(name), seed=seed)
     run_time = time.perf_counter() - started
     if validate:
-        validate_online_schedule(result.schedule, scenario, t_end=result.t_end)
+        # No horizon: every copy of every job must appear, which t_end=None checks.
+        validate_online_schedule(result.schedule, scenario, t_end=scenario.horizon)
     return result, run_time
 
 
