@@ -48,9 +48,10 @@ OrgMap = Annotated[Path | None, typer.Option("--org-map", rich_help_panel=_SCENA
                                                   "spread); see docs/usage.md.")]
 Machines = Annotated[int | None, typer.Option("--machines", min=1, rich_help_panel=_SCENARIO,
                                               help="Total machines m. Default: the trace's MaxProcs.")]
-Split = Annotated[str, typer.Option("--split", rich_help_panel=_SCENARIO,
-                                    help="How machines are split: even, uniform, zipf, or a comma-separated "
-                                         "list of counts (one per organization).")]
+Split = Annotated[str | None, typer.Option("--split", rich_help_panel=_SCENARIO,
+                                           help="How machines are split: even, uniform, zipf, or a comma-separated "
+                                                "list of counts (one per organization). Default: zipf for the "
+                                                "synthetic workload, uniform for a trace.")]
 ZipfS = Annotated[float, typer.Option("--zipf-s", rich_help_panel=_SCENARIO,
                                       help="Exponent of the Zipf split.")]
 Seed = Annotated[int, typer.Option("--seed", rich_help_panel=_SCENARIO,
@@ -68,7 +69,7 @@ class ScenarioFlags:
     orgs_by: str
     org_map: Path | None
     machines: int | None
-    split: str
+    split: str | None
     zipf_s: float
     seed: int
 

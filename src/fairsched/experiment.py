@@ -69,8 +69,8 @@ class CompareConfig:
     machines : total machines m; None = the trace's machine size (header ``MaxProcs``, as in the papers).
     split : how the machines are split among organizations: ``"even"``, ``"uniform"`` (random counts, uniform),
         ``"zipf"`` (Zipf counts with exponent ``zipf_s``) or an explicit comma-separated list of counts.
-        The same default for every workload, the synthetic one included, so that switching ``trace`` changes
-        one thing only.
+        None = ``"zipf"`` for the embedded synthetic default (its documented set-up: a few large contributors
+        and several small ones, where fairness matters) and ``"uniform"`` for a trace.
     zipf_s : exponent of the Zipf split.
     window_start, window_length : keep the jobs submitted in [start, start + length) (trace seconds); start
         becomes time 0 and length the horizon t_end. None = from the first submit / up to the last completion.
@@ -88,7 +88,7 @@ class CompareConfig:
     orgs_by: str = "user"
     org_map: Path | None = None
     machines: int | None = None
-    split: str = "uniform"
+    split: str | None = None
     zipf_s: float = DEFAULT_ZIPF_S
     window_start: float | None = None
     window_length: float | None = None
@@ -220,9 +220,16 @@ def prepare_scenario(config: CompareConfig) -> PreparedScenario:
     horizon = None if config.window_length is None else int(np.ceil(config.window_length))
     scenario = build_scenario(
         workload, n_orgs=config.orgs, orgs_by=config.orgs_by, org_map=config.org_map, n_machines=config.machines,
-        split=config.split, zipf_s=config.zipf_s, seed=config.seed, time_origin=config.window_start,
+        split=effective_split(config), zipf_s=config.zipf_s, seed=config.seed, time_origin=config.window_start,
         horizon=horizon)
     return PreparedScenario(scenario=scenario, read_report=read_report, clean_report=clean_report)
+
+
+def effective_split(config: CompareConfig) -> str:
+    """The machine split used: ``config.split``, else zipf for the synthetic default and uniform for a trace."""
+    if config.split is not None:
+        return config.split
+    return "zipf" if config.trace is None else "uniform"
 
 
 def compare_scenario(scenario: Scenario, config: CompareConfig, *,

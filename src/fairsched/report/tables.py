@@ -17,7 +17,7 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
-from fairsched.experiment import CompareResult, PolicyOutcome
+from fairsched.experiment import CompareResult, PolicyOutcome, effective_split
 
 # Above this many organizations the per-organization table would be too wide to read: only its extremes are shown.
 MAX_ORG_COLUMNS = 12
@@ -178,7 +178,9 @@ def _policy_json(outcome: PolicyOutcome, result: CompareResult) -> dict[str, Any
 
 def _config_json(result: CompareResult) -> dict[str, Any]:
     config = result.config
-    return {name: getattr(config, name) for name in config.__dataclass_fields__}
+    values = {name: getattr(config, name) for name in config.__dataclass_fields__}
+    values["split"] = effective_split(config)
+    return values
 
 
 def _workload_json(result: CompareResult) -> dict[str, Any]:
