@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from fairsched.errors import PolicyError
 from fairsched.online.engine import simulate
 from fairsched.online.policies import REGISTRY, get_policy
-from fairsched.online.policies.fairshare import fill_in_order, lowest_ratio_first
+from fairsched.online.policies._ordering import fill_in_order, lowest_ratio_first
 from fairsched.online.policies.roundrobin import RoundRobin
 from fairsched.online.view import Assignment, OnlinePolicy, OnlineView, ScenarioInfo, Tags
 from fairsched.scenario import Scenario, scenario_from_arrays

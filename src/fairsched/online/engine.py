@@ -181,8 +181,8 @@ class OnlineSimulator:
                           running_jobs=self._running_jobs, **self._rows)
 
     def free_machines(self) -> np.ndarray:
-        """Sorted ids of the free machines."""
-        return np.flatnonzero(self.stack_pos >= 0)
+        """Sorted ids of the free machines; O(f log f) for f free machines, not O(m)."""
+        return np.sort(self.free_stack[:self.n_free])
 
     def _running_jobs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         started = np.flatnonzero(self.seq_start >= 0)

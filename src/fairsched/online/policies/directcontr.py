@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from fairsched.online.policies._machine_order import random_machine_order
+from fairsched.online.policies._ordering import fill_in_order
 from fairsched.online.policies._registry import register
-from fairsched.online.policies.fairshare import fill_in_order
 from fairsched.online.view import Assignment, OnlineView, ScenarioInfo, Tags
 
 
@@ -58,7 +58,7 @@ class DirectContr:
     Deviations
     ----------
     - PPAM'13 Algorithm 1, lines 15–16, add the interval's utility ``Δ(Δ+1)/2`` of a running job to
-      phi[own(J)] and psi[own(m)]: psi and phi are swapped there. As the project issue corrects, the
+      phi[own(J)] and psi[own(m)]: psi and phi are swapped there. As fairsched issue #2 corrects, the
       units executed during the interval add ``Δ(Δ+1)/2`` to psi of the *job's* owner and to phi of the
       *machine's* owner, consistent with lines 7–8 and 13–14 and with SPAA'13 Algorithm 4 (lines 10–17).
     - Line 9 permutes all processors at every event; we draw only the order of the free machines, and
