@@ -17,7 +17,10 @@ def main() -> None:
         if done.returncode != 0:
             documents.append({"benchmark": script.stem, "error": done.stderr.strip().splitlines()[-1:]})
             continue
-        documents.append(json.loads(done.stdout))
+        lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip().startswith("{")]
+        # A script prints either one (indented) JSON document or one JSON object per line.
+        documents.append(json.loads(done.stdout) if not lines or done.stdout.lstrip().startswith("{\n")
+                         else {"benchmark": script.stem, "results": lines})
     print(json.dumps(documents, indent=1))
 
 
