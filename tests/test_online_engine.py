@@ -115,3 +115,20 @@ def test_unsorted_or_invalid_records_are_refused() -> None:
     bad.loc[0, "processing_time"] = 0
     with pytest.raises(ConfigError, match="processing times must be >= 1"):
         OnlineSimulator(type(good)(jobs=bad, machine_owner=good.machine_owner, n_orgs=1))
+
+
+def test_only_clairvoyant_policies_see_the_jobs_table() -> None:
+    scenario = scenario_from_arrays(release=[0], processing_time=[4], org=[0], machines_per_org=[1])
+    seen = {}
+
+    @dataclass
+    class Peek(Scripted):
+        def reset(self, info: ScenarioInfo, rng: np.random.Generator) -> None:
+            seen[self.tags.clairvoyant] = info.jobs
+
+    for clairvoyant in (False, True):
+        policy = Peek(lowest_org_first)
+        policy.tags = Tags(clairvoyant=clairvoyant)
+        simulate(scenario, policy)
+    assert seen[False] is None
+    assert seen[True]["processing_time"].tolist() == [4]

@@ -21,7 +21,7 @@ run one simulator per coalition in lockstep; `simulate` is the front door for on
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -262,7 +262,10 @@ def simulate(scenario: Scenario, policy: OnlinePolicy, *, seed: int = 0) -> Onli
     (3, [7, 5])
     """
     sim = OnlineSimulator(scenario)
-    policy.reset(sim.info, np.random.default_rng(seed))
+    tags = getattr(policy, "tags", None)
+    # Only benchmark policies that declare themselves clairvoyant (REF, RAND) may see processing times.
+    info = replace(sim.info, jobs=scenario.jobs) if tags is not None and tags.clairvoyant else sim.info
+    policy.reset(info, np.random.default_rng(seed))
     horizon = scenario.horizon
     name = getattr(policy, "name", type(policy).__name__)
     while sim.run_until_decision(horizon):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
+import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -26,12 +27,16 @@ class ScenarioInfo:
     n_machines : m, total machines.
     machine_owner : (m,) organization owning each machine.
     machines_per_org : (k,) m(u), machines contributed by each organization.
+    jobs : the scenario's jobs table (release, processing time, ...), given ONLY to policies tagged
+        ``clairvoyant=True`` — benchmarks such as REF, which simulate hypothetical schedules of every coalition
+        (SPAA'13 Alg. 1) and so must know processing times. None for every other policy.
     """
 
     n_orgs: int
     n_machines: int
     machine_owner: np.ndarray
     machines_per_org: np.ndarray
+    jobs: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
