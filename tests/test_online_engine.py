@@ -124,6 +124,7 @@ def test_only_clairvoyant_policies_see_the_jobs_table() -> None:
     @dataclass
     class Peek(Scripted):
         def reset(self, info: ScenarioInfo, rng: np.random.Generator) -> None:
+            super().reset(info, rng)
             seen[self.tags.clairvoyant] = info.jobs
 
     for clairvoyant in (False, True):
