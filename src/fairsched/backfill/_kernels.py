@@ -1,0 +1,279 @@
+"""Compiled primitives of the backfilling engine, shared by the event loop and the policies.
+
+Plain int64 arrays and scalars only (layout: `fairsched.backfill.view`). Three structures:
+
+- the *holding list* ``hold``, sorted by planned end: free processors now, EASY's shadow time;
+- the *termination heap* ``heap``, keyed by (end, start, decision number): the README's order of terminations
+  at one timestamp (§1);
+- the conservative *profile* ``prof`` of free processors over future time, a step function kept as
+  breakpoints (adjacent segments with equal free counts are merged, so it stays small).
+
+Arrays are shifted element by element in explicit loops: numba's slice assignment is not guaranteed to handle
+overlapping source and destination.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from fairsched.backfill.view import (
+    FREE,
+    H_END,
+    H_JOB,
+    H_PROCS,
+    K_END,
+    K_JOB,
+    K_SEQ,
+    K_START,
+    N_HEAP,
+    N_HOLD,
+    N_NEW,
+    N_PROF,
+    N_QUEUE,
+    P_FREE,
+    P_TIME,
+    SEQ,
+)
+
+# -- decisions -------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def next_decision(clock):
+    """A new decision number (orders terminations that share end and start times, README §1)."""
+    seq = clock[SEQ]
+    clock[SEQ] = seq + 1
+    return seq
+
+
+@njit(cache=True)
+def start_job(job, now, seq, clock, hold, req, procs, new, out_start, out_seq):
+    """Start `job` now: it holds its processors until its planned end ``now + req[job]``.
+
+    The caller removes the job from the queue. The engine reads ``new[:N_NEW]`` after the handler and
+    schedules the terminations (it alone knows run times).
+    """
+    hold_insert(hold, clock, now + req[job], procs[job], job)
+    clock[FREE] -= procs[job]
+    out_start[job] = now
+    out_seq[job] = seq
+    new[clock[N_NEW]] = job
+    clock[N_NEW] += 1
+
+
+@njit(cache=True)
+def queue_insert(queue, clock, pos, job, res, seq):
+    """Insert a waiting job at position `pos` of the queue (O(queue length))."""
+    n = clock[N_QUEUE]
+    for k in range(n, pos, -1):
+        for row in range(3):
+            queue[row, k] = queue[row, k - 1]
+    queue[0, pos] = job
+    queue[1, pos] = res
+    queue[2, pos] = seq
+    clock[N_QUEUE] = n + 1
+
+
+@njit(cache=True)
+def queue_move(queue, src, dst):
+    for row in range(3):
+        queue[row, dst] = queue[row, src]
+
+
+# -- holding list ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def hold_insert(hold, clock, end, p, job):
+    """Insert a holding job, keeping the list sorted by planned end (O(holding jobs))."""
+    k = clock[N_HOLD]
+    while k > 0 and hold[H_END, k - 1] > end:
+        for row in range(3):
+            hold[row, k] = hold[row, k - 1]
+        k -= 1
+    hold[H_END, k] = end
+    hold[H_PROCS, k] = p
+    hold[H_JOB, k] = job
+    clock[N_HOLD] += 1
+
+
+@njit(cache=True)
+def hold_release_due(hold, clock, now):
+    """Release every job whose planned end is <= now (README §2: it holds until the earlier of its planned
+    end and the processing of its termination)."""
+    n = clock[N_HOLD]
+    k = 0
+    while k < n and hold[H_END, k] <= now:
+        clock[FREE] += hold[H_PROCS, k]
+        k += 1
+    if k == 0:
+        return
+    for i in range(k, n):
+        for row in range(3):
+            hold[row, i - k] = hold[row, i]
+    clock[N_HOLD] = n - k
+
+
+@njit(cache=True)
+def hold_remove_job(hold, clock, job):
+    """Release `job` if it still holds (its termination is processed before its planned end)."""
+    n = clock[N_HOLD]
+    for k in range(n):
+        if hold[H_JOB, k] == job:
+            clock[FREE] += hold[H_PROCS, k]
+            for i in range(k + 1, n):
+                for row in range(3):
+                    hold[row, i - 1] = hold[row, i]
+            clock[N_HOLD] = n - 1
+            return
+
+
+# -- termination heap ------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _heap_less(heap, i, j):
+    for row in (K_END, K_START, K_SEQ):
+        if heap[row, i] != heap[row, j]:
+            return heap[row, i] < heap[row, j]
+    return False
+
+
+@njit(cache=True)
+def _heap_swap(heap, i, j):
+    for row in range(4):
+        heap[row, i], heap[row, j] = heap[row, j], heap[row, i]
+
+
+@njit(cache=True)
+def heap_push(heap, clock, end, start, seq, job):
+    i = clock[N_HEAP]
+    heap[K_END, i] = end
+    heap[K_START, i] = start
+    heap[K_SEQ, i] = seq
+    heap[K_JOB, i] = job
+    clock[N_HEAP] = i + 1
+    while i > 0:
+        parent = (i - 1) // 2
+        if not _heap_less(heap, i, parent):
+            break
+        _heap_swap(heap, i, parent)
+        i = parent
+
+
+@njit(cache=True)
+def heap_pop(heap, clock):
+    """Remove the (end, start, seq) minimum; return its column as (job, start)."""
+    job = heap[K_JOB, 0]
+    start = heap[K_START, 0]
+    n = clock[N_HEAP] - 1
+    clock[N_HEAP] = n
+    for row in range(4):
+        heap[row, 0] = heap[row, n]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= n:
+            break
+        if child + 1 < n and _heap_less(heap, child + 1, child):
+            child += 1
+        if not _heap_less(heap, child, i):
+            break
+        _heap_swap(heap, i, child)
+        i = child
+    return job, start
+
+
+# -- conservative profile --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def prof_find(prof, m, t):
+    """Index k of the segment holding t: P_TIME[k] <= t < P_TIME[k + 1] (binary search; t >= P_TIME[0])."""
+    lo = 0
+    hi = m - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if prof[P_TIME, mid] <= t:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def _prof_split(prof, clock, t):
+    """Make t a breakpoint; return its index."""
+    m = clock[N_PROF]
+    k = prof_find(prof, m, t)
+    if prof[P_TIME, k] == t:
+        return k
+    for i in range(m, k + 1, -1):
+        prof[P_TIME, i] = prof[P_TIME, i - 1]
+        prof[P_FREE, i] = prof[P_FREE, i - 1]
+    prof[P_TIME, k + 1] = t
+    prof[P_FREE, k + 1] = prof[P_FREE, k]
+    clock[N_PROF] = m + 1
+    return k + 1
+
+
+@njit(cache=True)
+def _prof_drop(prof, clock, k):
+    """Remove breakpoint k (its segment joins the previous one)."""
+    m = clock[N_PROF]
+    for i in range(k + 1, m):
+        prof[P_TIME, i - 1] = prof[P_TIME, i]
+        prof[P_FREE, i - 1] = prof[P_FREE, i]
+    clock[N_PROF] = m - 1
+
+
+@njit(cache=True)
+def prof_add(prof, clock, begin, end, delta):
+    """Add `delta` free processors over [begin, end) (negative: occupy); begin >= P_TIME[0]."""
+    if end <= begin:
+        return
+    a = _prof_split(prof, clock, begin)
+    b = _prof_split(prof, clock, end)
+    for k in range(a, b):
+        prof[P_FREE, k] += delta
+    if b < clock[N_PROF] and prof[P_FREE, b] == prof[P_FREE, b - 1]:
+        _prof_drop(prof, clock, b)
+    if a > 0 and prof[P_FREE, a] == prof[P_FREE, a - 1]:
+        _prof_drop(prof, clock, a)
+
+
+@njit(cache=True)
+def prof_archive(prof, clock, now):
+    """Forget the segments that ended before `now` (the past never matters again)."""
+    m = clock[N_PROF]
+    k = prof_find(prof, m, now)
+    if k == 0:
+        return
+    for i in range(k, m):
+        prof[P_TIME, i - k] = prof[P_TIME, i]
+        prof[P_FREE, i - k] = prof[P_FREE, i]
+    clock[N_PROF] = m - k
+
+
+@njit(cache=True)
+def prof_earliest(prof, clock, now, p, q):
+    """Earliest t >= now with at least `p` free processors during all of [t, t + q) (README §5). O(segments).
+
+    Candidates are `now` and the ends of segments too full for the job: when segment k blocks the window,
+    the next candidate is where segment k + 1 begins. The last segment has every processor free, so the
+    scan always ends.
+    """
+    m = clock[N_PROF]
+    k = prof_find(prof, m, now)
+    t = now
+    while k < m and prof[P_TIME, k] < t + q:
+        if prof[P_FREE, k] < p:
+            t = prof[P_TIME, k + 1]
+        k += 1
+    return t
+
+
+@njit(cache=True)
+def prof_free_at(prof, clock, t):
+    """Free processors at instant t according to the profile (tests and invariants)."""
+    return prof[P_FREE, prof_find(prof, clock[N_PROF], t)]

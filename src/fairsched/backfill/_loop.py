@@ -1,0 +1,108 @@
+"""The compiled event loop of the backfilling engine (pyss README §1: events, their order, one pass per event).
+
+At each timestamp t, in this order:
+
+1. time advances to t: jobs whose planned end is <= t stop holding processors (README §2); conservative
+   reservations due at t start (§5);
+2. submissions at t, in job order, each followed by one pass (`policies._dispatch.on_submission`);
+3. terminations at t, by (start time, decision number), each releasing the job and followed by one pass.
+
+`run_events` stops when nothing is left (DONE), just before the submission of job ``pause_before`` (PAUSED:
+the state is the system "at that job's arrival", JSSPP'05 §3.1), or as soon as job ``stop_job`` has started
+or the queue has emptied when asked (STOPPED: the fair-start-time what-ifs stop there). Calling it again
+resumes exactly where it stopped: a pause never changes the schedule.
+
+The loop alone reads actual run times (to schedule terminations); policies never see them.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from fairsched.backfill._kernels import heap_pop, heap_push, hold_release_due, hold_remove_job
+from fairsched.backfill.policies._dispatch import next_policy_time, on_advance, on_submission, on_termination
+from fairsched.backfill.view import K_END, N_HEAP, N_NEW, N_QUEUE, NEXT_SUB, NOW
+
+DONE, PAUSED, STOPPED = 0, 1, 2
+
+
+@njit(cache=True)
+def next_event_time(rule, submit, submit_limit, clock, heap, queue):
+    """Time of the next submission (below `submit_limit`), termination or due reservation; -1 when none."""
+    t = -1
+    if clock[NEXT_SUB] < submit_limit:
+        t = submit[clock[NEXT_SUB]]
+    if clock[N_HEAP] > 0 and (t < 0 or heap[K_END, 0] < t):
+        t = heap[K_END, 0]
+    due = next_policy_time(rule, queue, clock)
+    if due >= 0 and (t < 0 or due < t):
+        t = due
+    return t
+
+
+@njit(cache=True)
+def flush_starts(clock, heap, run, new, out_seq):
+    """Schedule the terminations of the jobs the last handler started (end = start + actual run time)."""
+    now = clock[NOW]
+    for k in range(clock[N_NEW]):
+        job = new[k]
+        heap_push(heap, clock, now + run[job], now, out_seq[job], job)
+    clock[N_NEW] = 0
+
+
+@njit(cache=True)
+def _stopped(clock, out_start, stop_job, stop_when_queue_empty):
+    return (stop_job >= 0 and out_start[stop_job] >= 0) or (stop_when_queue_empty and clock[N_QUEUE] == 0)
+
+
+@njit(cache=True)
+def run_events(rule, order, submit, run, req, procs, clock, hold, heap, queue, prof, new, out_start, out_seq,
+               submit_limit, pause_before, stop_job, stop_when_queue_empty):
+    """Process events in README order until DONE, PAUSED or STOPPED (module docstring); return that code.
+
+    Parameters (beyond the state arrays of `fairsched.backfill.view`): `rule`, `order` policy codes;
+    `submit_limit` jobs >= this index are never submitted; `pause_before` job index or -1; `stop_job` job
+    index or -1; `stop_when_queue_empty` bool.
+    Complexity per event: O(log running) for the heap plus the policy's pass.
+    """
+    while True:
+        t = next_event_time(rule, submit, submit_limit, clock, heap, queue)
+        if t < 0:
+            return DONE
+        if t > clock[NOW]:
+            clock[NOW] = t
+            hold_release_due(hold, clock, t)
+            on_advance(rule, clock, queue, hold, req, procs, new, out_start, out_seq)
+            flush_starts(clock, heap, run, new, out_seq)
+            if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
+                return STOPPED
+        while clock[NEXT_SUB] < submit_limit and submit[clock[NEXT_SUB]] <= t:
+            job = clock[NEXT_SUB]
+            if job == pause_before:
+                return PAUSED
+            clock[NEXT_SUB] = job + 1
+            on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+            flush_starts(clock, heap, run, new, out_seq)
+            if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
+                return STOPPED
+        while clock[N_HEAP] > 0 and heap[K_END, 0] <= t:
+            job, start = heap_pop(heap, clock)
+            _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+            flush_starts(clock, heap, run, new, out_seq)
+            if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
+                return STOPPED
+
+
+@njit(cache=True)
+def _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq):
+    hold_remove_job(hold, clock, job)
+    on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+
+
+@njit(cache=True)
+def inject_submission(rule, order, job, submit, run, req, procs, clock, hold, heap, queue, prof, new, out_start,
+                      out_seq):
+    """Submit `job` at the current time, outside the normal sequence (the relaxed fair-start-time what-if adds
+    the job once every earlier job has started, JSSPP'05 §3.1.2); one pass follows as for any submission."""
+    on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+    flush_starts(clock, heap, run, new, out_seq)

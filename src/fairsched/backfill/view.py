@@ -1,0 +1,92 @@
+"""What a backfilling policy sees and may change: the engine state layout, shared by engine and policies.
+
+The backfilling model (JSSPP'05 §4; semantics of ../shared/oracles/pyss/README.md §1–§5) has two kinds of
+policy, combined freely: a *queue order* (FCFS, SJF, LXF) and a *backfilling rule* (none, no-guarantee,
+EASY, conservative). Both run inside numba (the whole event loop is compiled), so a policy is a set of
+`@njit` kernels over the plain int64 arrays below, described by a `QueueOrder` or `BackfillRule` and
+registered by name in `fairsched.backfill.policies`.
+
+What policies see
+-----------------
+Per job (index i = submission order): ``submit[i]``, ``req[i]`` (the requested time, the user's estimate) and
+``procs[i]``. **Never the actual run time**: the engine alone knows it and learns it when the job terminates
+(non-clairvoyant, JSSPP'05 §4). A policy starts jobs with `fairsched.backfill._kernels.start_job`, which
+records the decision; the engine then schedules the termination.
+
+State arrays (all int64; the *live* part of each is a prefix whose length is kept in ``clock``, so a snapshot
+copies only what is in use, never whole-trace arrays)::
+
+    clock[N_CLOCK]     NOW, NEXT_SUB (first job not yet submitted), N_QUEUE, N_HOLD, N_HEAP, FREE (free
+                       processors now), SEQ (decision counter), N_PROF, N_NEW (jobs started by the current
+                       handler, not yet handed to the engine), N_PROCS (P)
+    hold[3, cap_run]   jobs *holding* processors (README §2): H_END planned end (start + requested), H_PROCS,
+                       H_JOB; sorted by planned end. A job holds until the earlier of its planned end and the
+                       processing of its termination event.
+    heap[4, cap_run]   started jobs whose termination is not processed: binary heap keyed by
+                       (K_END actual end, K_START, K_SEQ decision number), K_JOB. Engine only.
+    queue[3, n]        waiting jobs in queue order: Q_JOB, Q_RES (conservative reservation R_j), Q_SEQ
+                       (decision number of that reservation).
+    prof[2, cap_prof]  conservative free-processor profile: P_TIME breakpoints (increasing, P_TIME[0] <= now)
+                       and P_FREE, the free processors from P_TIME[k] until P_TIME[k + 1] (the last segment
+                       extends to infinity and has all P processors free).
+    new[n]             jobs started by the current handler (``new[:N_NEW]``).
+    out_start[n], out_seq[n]  start time and decision number of each started job (-1: not started).
+
+``cap_run`` = min(n, 2P) + 1: at most P jobs hold processors, plus at most P jobs whose planned end is ``now``
+and whose termination at ``now`` is not processed yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# clock fields
+NOW, NEXT_SUB, N_QUEUE, N_HOLD, N_HEAP, FREE, SEQ, N_PROF, N_NEW, N_PROCS = range(10)
+N_CLOCK = 10
+# rows of hold, heap, queue and prof
+H_END, H_PROCS, H_JOB = range(3)
+K_END, K_START, K_SEQ, K_JOB = range(4)
+Q_JOB, Q_RES, Q_SEQ = range(3)
+P_TIME, P_FREE = range(2)
+
+# Codes the compiled dispatcher switches on (numba cannot cache kernels that take functions as arguments,
+# so policies are chosen by integer code; `fairsched.backfill.policies` maps names to codes).
+ORDER_FCFS, ORDER_SJF, ORDER_LXF = range(3)
+BACKFILL_NONE, BACKFILL_NO_GUARANTEE, BACKFILL_EASY, BACKFILL_CONSERVATIVE = range(4)
+
+
+@dataclass(frozen=True)
+class QueueOrder:
+    """A queue order: how waiting jobs are ranked (the head is first).
+
+    Attributes
+    ----------
+    name : registered name (``fcfs``, ``sjf``, ``lxf``).
+    code : the integer the compiled dispatcher switches on.
+    summary : one line for the CLI help and the docs.
+    dynamic : True when the rank changes with time (LXF): the queue is re-sorted before every pass.
+    """
+
+    name: str
+    code: int
+    summary: str
+    dynamic: bool = False
+
+
+@dataclass(frozen=True)
+class BackfillRule:
+    """A backfilling rule: which waiting jobs may start, and what is promised to the others.
+
+    Attributes
+    ----------
+    name : registered name (``none``, ``no-guarantee``, ``easy``, ``conservative``).
+    code : the integer the compiled dispatcher switches on.
+    summary : one line for the CLI help and the docs.
+    reservations : JSSPP'05's "reservation depth": 0 (none), 1 (the queue head), or -1 (every waiting job);
+        None for ``none``, which does not backfill at all.
+    """
+
+    name: str
+    code: int
+    summary: str
+    reservations: int | None
