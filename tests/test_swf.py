@@ -264,7 +264,8 @@ def test_skip_mode_counts_by_reason_and_keeps_first_20_problems(tmp_path: Path) 
     assert "(10 'non-numeric value' so far)" in report.first_problems[19]
 
 
-@pytest.mark.parametrize("content", [b"", b"\x1f\x8bnot really gzip", gzip.compress(SMALL.encode())[:40]])
+@pytest.mark.parametrize("content", [b"", b"\x1f\x8bnot really gzip", gzip.compress(SMALL.encode(), mtime=0)[:40]],
+                         ids=["empty", "bad-magic", "truncated"])
 def test_unreadable_gzip_is_an_input_error(tmp_path: Path, content: bytes) -> None:
     path = _write(tmp_path, content if content else b"x", "broken.swf.gz")
     if not content:
