@@ -27,7 +27,11 @@ from tests.strategies import online_scenarios, scenario_pairs_differing_in_proce
 
 assert REGISTRY, "no online policy registered: the contract suite below would check nothing"
 NAMES = sorted(REGISTRY)
+# Non-clairvoyant policies: the only ones the naive twin can run (it never shows processing times) and the only
+# ones the non-clairvoyance check applies to. REF and RAND (clairvoyant benchmarks) have their own twin.
+NON_CLAIRVOYANT = [name for name in NAMES if not REGISTRY[name].tags.clairvoyant]
 EXPECTED_NAMES = {"roundrobin", "fairshare", "utfairshare", "currfairshare", "directcontr"}
+BENCHMARK_NAMES = {"ref", "ref-literal", "rand", "rand-antithetic", "rand-stratified"}
 
 
 @dataclass
@@ -37,7 +41,10 @@ class Recorder:
     inner: OnlinePolicy
     log: list[tuple[int, list[int], list[int] | None]] = field(default_factory=list)
     name = "recorder"
-    tags = Tags()
+
+    @property
+    def tags(self) -> Tags:  # the inner policy's: the engine shows processing times to clairvoyant ones only
+        return self.inner.tags
 
     def reset(self, info: ScenarioInfo, rng: np.random.Generator) -> None:
         self.log.clear()
@@ -57,9 +64,11 @@ def run(name: str, scenario: Scenario, seed: int = 0) -> tuple[pd.DataFrame, Rec
 
 
 def test_registry_holds_the_papers_policies() -> None:
-    assert set(REGISTRY) >= EXPECTED_NAMES
+    assert set(REGISTRY) >= EXPECTED_NAMES | BENCHMARK_NAMES
     assert REGISTRY["directcontr"].tags.randomized
     assert not any(REGISTRY[name].tags.clairvoyant for name in EXPECTED_NAMES)
+    assert all(REGISTRY[name].tags.clairvoyant for name in BENCHMARK_NAMES)
+    assert set(NON_CLAIRVOYANT) == set(NAMES) - BENCHMARK_NAMES
 
 
 # -- generated scenarios ---------------------------------------------------------------------------------------
@@ -75,7 +84,7 @@ def test_schedules_are_valid_and_fifo_per_org(name: str, scenario: Scenario) -> 
         assert rows["start"].is_monotonic_increasing
 
 
-@pytest.mark.parametrize("name", NAMES, ids=NAMES)
+@pytest.mark.parametrize("name", NON_CLAIRVOYANT, ids=NON_CLAIRVOYANT)
 @settings(max_examples=30)
 @given(scenario=online_scenarios(with_horizon=True))
 def test_engine_agrees_with_the_time_stepped_twin(name: str, scenario: Scenario) -> None:
@@ -88,7 +97,7 @@ def test_engine_agrees_with_the_time_stepped_twin(name: str, scenario: Scenario)
     assert (result.t_end, result.psi.tolist()) == (twin.t_end, twin.psi)
 
 
-@pytest.mark.parametrize("name", NAMES, ids=NAMES)
+@pytest.mark.parametrize("name", NON_CLAIRVOYANT, ids=NON_CLAIRVOYANT)
 @settings(max_examples=25)
 @given(pair=scenario_pairs_differing_in_processing_times())
 def test_decisions_before_the_first_completion_ignore_processing_times(
@@ -112,11 +121,22 @@ def test_same_seed_gives_the_same_schedule(name: str, scenario: Scenario) -> Non
     assert log_first.log == log_again.log
 
 
+def seed_sensitive_scenario(name: str) -> Scenario:
+    """A scenario where a randomized policy's random choices show in the schedule."""
+    if not REGISTRY[name].tags.clairvoyant:
+        # 2 organizations x 3 machines, 8 jobs at t = 0: which machine gets which job is a free choice.
+        return scenario_from_arrays(release=[0] * 8, processing_time=[1, 2, 3, 4, 5, 6, 7, 8], org=[0, 1] * 4,
+                                    machines_per_org=[3, 3])
+    # RAND's randomness is which coalitions it samples: it shows when they disagree, so 6 organizations (with
+    # fewer, antithetic pairs or small strata enumerate every coalition) with 1 machine each and 40 bursty jobs.
+    rng = np.random.default_rng(5)
+    return scenario_from_arrays(release=rng.integers(0, 10, 40), processing_time=rng.integers(1, 9, 40),
+                                org=rng.integers(0, 6, 40), machines_per_org=[1] * 6)
+
+
 @pytest.mark.parametrize("name", NAMES, ids=NAMES)
 def test_only_randomized_policies_depend_on_the_seed(name: str) -> None:
-    # 2 organizations x 3 machines, 8 jobs at t = 0: which machine gets which job is a free choice.
-    scenario = scenario_from_arrays(release=[0] * 8, processing_time=[1, 2, 3, 4, 5, 6, 7, 8], org=[0, 1] * 4,
-                                    machines_per_org=[3, 3])
+    scenario = seed_sensitive_scenario(name)
     distinct = {tuple(map(tuple, run(name, scenario, seed)[0].to_numpy().tolist())) for seed in range(8)}
     assert (len(distinct) > 1) == REGISTRY[name].tags.randomized
 
@@ -158,6 +178,23 @@ BURST_DECISIONS = {
     "roundrobin": [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [0, 1, 0]), (8, [1, 0, 1])],
     # DIRECTCONTR at 7: phi - psi = (28 - 39, 56 - 45) = (-11, 11): org 1 takes every machine.
     "directcontr": [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [1, 1, 1]), (8, [0, 0, 0])],
+    # REF needs the singletons' schedules. {0} (1 machine): jobs 1-3 in slots 0-5, so v({0}, 7) = 7+6+...+2 = 27,
+    # W = 6; job 7 runs in slot 7: v({0}, 8) = 34. {1} (2 machines): jobs 4, 5 in slots 2-6, v({1}, 7) = 2*15 = 30,
+    # W = 10; jobs 6 and 10 start at 7: v({1}, 8) = 42. Grand coalition: v(7) = 39 + 45 = 84.
+    # ref-literal at 7: phi = (27/2 + (84-30)/2, 30/2 + (84-27)/2) = (40.5, 43.5); phi - psi = (1.5, -1.5): org 0.
+    "ref-literal": [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [0, 0, 0]), (8, [1, 1, 1])],
+    # ref (lookahead) at 7: v(grand, 8) = (39+6+0) + (45+15+0) + 3 started = 108, phi(8) = (34/2 + (108-42)/2,
+    # 42/2 + (108-34)/2) = (50, 58); g = phi(8) - (psi + W + n) = (50 - 45, 58 - 60) = (5, -2): org 0 gets all 3.
+    "ref": [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [0, 0, 0]), (8, [1, 1, 1])],
+    # RAND: with 2 organizations every kept coalition is simulated FIFO exactly as REF schedules it here, so with a
+    # share p of orderings putting org 0 first, phi(8) = (66 - 32p, 42 + 32p), g = (21 - 32p, -18 + 32p).
+    # Seed 0 draws p = 10/15: g = (-0.33, 3.33), org 1 takes all 3; seed 1 draws p = 7/15: org 0 does (as REF).
+    "rand": {0: [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [1, 1, 1]), (8, [0, 0, 0])],
+             1: [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [0, 0, 0]), (8, [1, 1, 1])]},
+    # Antithetic orderings: p = 1/2 exactly, g = (5, -2): REF's decision. Stratified: both strata (sizes 0 and 1)
+    # hold one coalition each, enumerated: the exact phi.
+    "rand-antithetic": [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [0, 0, 0]), (8, [1, 1, 1])],
+    "rand-stratified": [(0, [0, 0, 0]), (2, [1, 1, 1]), (7, [0, 0, 0]), (8, [1, 1, 1])],
 }
 
 
@@ -169,10 +206,12 @@ def test_every_registered_policy_has_a_hand_computed_timeline() -> None:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_burst_timeline(name: str, seed: int) -> None:
     schedule, recorder, t_end = run(name, BURST, seed)
-    assert [(t, orgs) for t, orgs, _ in recorder.log] == BURST_DECISIONS[name]
+    decisions = BURST_DECISIONS[name]
+    decisions = decisions[seed] if isinstance(decisions, dict) else decisions  # per seed when the seed matters
+    assert [(t, orgs) for t, orgs, _ in recorder.log] == decisions
     # Each decision starts the named organizations' head jobs, FIFO: org 0 releases 1,2,3,7,8,9; org 1 4,5,6,10,11,12.
     queues = [[1, 2, 3, 7, 8, 9], [4, 5, 6, 10, 11, 12]]
-    expected = sorted((queues[org].pop(0), t) for t, orgs in BURST_DECISIONS[name] for org in orgs)
+    expected = sorted((queues[org].pop(0), t) for t, orgs in decisions for org in orgs)
     assert sorted(zip(schedule["job"].tolist(), schedule["start"].tolist(), strict=True)) == expected
     assert t_end == 9
 
@@ -228,7 +267,10 @@ class Corrupted:
     inner: OnlinePolicy
     corrupt: str
     name = "corrupted"
-    tags = Tags()
+
+    @property
+    def tags(self) -> Tags:
+        return self.inner.tags
 
     def reset(self, info: ScenarioInfo, rng: np.random.Generator) -> None:
         self.inner.reset(info, rng)

@@ -1,0 +1,77 @@
+"""REF and RAND speed on LPC-EGEE; prints one JSON document (figures go to docs/performance.md).
+
+    .venv/bin/python benchmarks/bench_ref.py [--traces DIR] [--ks 2,3,...,10] [--window-k 14] [--skip-rand]
+
+Scenario as in issue #3: the whole cleaned LPC-EGEE trace (214k jobs), 70 machines split uniformly, seed 0,
+k organizations. Cases: REF (lookahead) for every k of --ks on the full trace (issue targets: k = 5 < 20 s,
+k = 10 < 10 min on 2 cores), ``ref-literal`` at k = 5, REF at k = --window-k on the first 10^6 s (horizon 10^6),
+and RAND with N = 15 and 75 at k = 5. Each time is one ``engine.simulate`` call: the coalition simulation in
+``reset`` (single-threaded), the engine's replay and its checks; reading, cleaning and JIT warm-up excluded.
+``peak_rss_mb`` is the process's peak resident memory so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import time
+from pathlib import Path
+
+from fairsched.online.engine import simulate
+from fairsched.online.policies import get_policy
+from fairsched.scenario import build_scenario, scenario_from_arrays
+from fairsched.workload.clean import clean
+from fairsched.workload.swf import read_swf
+from fairsched.workload.transform import window
+
+DEFAULT_TRACES = Path(os.environ.get("FAIRSCHED_TRACES", Path(__file__).resolve().parents[2] / "shared" / "traces"))
+TRACE = "LPC-EGEE-2004-1.2-cln.swf.gz"
+MACHINES = 70
+WINDOW = 10**6
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def warm_up() -> None:
+    tiny = scenario_from_arrays([0, 0, 0, 1], [2, 1, 1, 1], [0, 1, 0, 2], [1, 1, 1])
+    for name in ("ref", "ref-literal", "rand"):
+        simulate(tiny, get_policy(name))
+
+
+def timed(workload, k: int, policy: str, horizon: int | None = None, **params: object) -> dict:
+    scenario = build_scenario(workload, n_orgs=k, n_machines=MACHINES, split="uniform", seed=0, horizon=horizon)
+    t0 = time.perf_counter()
+    result = simulate(scenario, get_policy(policy, **params), seed=0)
+    return {"policy": policy, "params": params, "orgs": k, "machines": MACHINES,
+            "sequential_jobs": scenario.n_sequential_jobs, "horizon": horizon,
+            "seconds": round(time.perf_counter() - t0, 2), "t_end": result.t_end, "peak_rss_mb": round(peak_rss_mb())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--traces", type=Path, default=DEFAULT_TRACES)
+    parser.add_argument("--ks", default="2,3,4,5,6,7,8,9,10", help="k for REF on the full trace")
+    parser.add_argument("--window-k", type=int, default=14, help="k for REF on the first 10^6 s (0: skip)")
+    parser.add_argument("--skip-rand", action="store_true")
+    args = parser.parse_args()
+    path = args.traces / TRACE
+    if not path.exists():
+        print(json.dumps({"benchmark": "ref", "skipped": f"{TRACE} not found in {args.traces}"}))
+        return
+    warm_up()
+    workload, _ = clean(read_swf(path), max_processors=MACHINES)
+    rows = [timed(workload, int(k), "ref") for k in args.ks.split(",") if k]
+    rows.append(timed(workload, 5, "ref-literal"))
+    if args.window_k:
+        rows.append(timed(window(workload, length=WINDOW), args.window_k, "ref", horizon=WINDOW))
+    if not args.skip_rand:
+        rows += [timed(workload, 5, "rand", n_orderings=n) for n in (15, 75)]
+    print(json.dumps({"benchmark": "ref", "trace": TRACE, "cpu_count": os.cpu_count(), "results": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
