@@ -121,6 +121,7 @@ class OnlineSimulator:
         self.info = ScenarioInfo(
             n_orgs=k, n_machines=m, machine_owner=_read_only(self.machine_owner),
             machines_per_org=_read_only(np.bincount(self.machine_owner, minlength=k).astype(np.int64)),
+            horizon=None if scenario.horizon is None else int(scenario.horizon),
         )
         self._rows = {name: _read_only(self.org_state[index]) for name, index in (
             ("waiting", _k.WAITING), ("running", _k.RUNNING), ("psi", _k.PSI), ("work_done", _k.WORK),

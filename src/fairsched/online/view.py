@@ -30,6 +30,7 @@ class ScenarioInfo:
     jobs : the scenario's jobs table (release, processing time, ...), given ONLY to policies tagged
         ``clairvoyant=True`` — benchmarks such as REF, which simulate hypothetical schedules of every coalition
         (SPAA'13 Alg. 1) and so must know processing times. None for every other policy.
+    horizon : t_end when the scenario has one (nothing after it is simulated), else None.
     """
 
     n_orgs: int
@@ -37,6 +38,7 @@ class ScenarioInfo:
     machine_owner: np.ndarray
     machines_per_org: np.ndarray
     jobs: pd.DataFrame | None = None
+    horizon: int | None = None
 
 
 @dataclass(frozen=True)

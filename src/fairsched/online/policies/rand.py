@@ -82,7 +82,8 @@ class Rand(ReplayDecisions):
         check_clairvoyant_info(info, self.name)
         org, before, weight = self.terms(info.n_orgs, rng)
         self.run_ = simulate_coalitions(info.jobs, np.asarray(info.machines_per_org),
-                                        sampled_coalitions(info.n_orgs, org, before, weight), select=self.select)
+                                        sampled_coalitions(info.n_orgs, org, before, weight), select=self.select,
+                                        horizon=info.horizon)
         self.next_decision_ = 0
 
 

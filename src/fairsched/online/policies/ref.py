@@ -92,7 +92,8 @@ class Ref(ReplayDecisions):
                               f"--policy rand or a time window (limit: k <= {self.max_orgs}, as time grows as 3**k "
                               "and memory as 2**k)")
         self.run_ = simulate_coalitions(info.jobs, np.asarray(info.machines_per_org), all_coalitions(k),
-                                        select=self.select, check_efficiency=self.check_efficiency)
+                                        select=self.select, check_efficiency=self.check_efficiency,
+                                        horizon=info.horizon)
         self.next_decision_ = 0
 
 
