@@ -66,7 +66,7 @@ def test_compare_prints_the_tables_and_where_the_outputs_are(tiny_trace: Path, t
     result = runner.invoke(cli.app, args)
     assert result.exit_code == 0, result.output
     assert "roundrobin" in result.stdout
-    assert "directcontr (reference)" in result.stdout
+    assert "ref (reference)" in result.stdout
     assert result.stdout.strip().splitlines()[-1].startswith(f"outputs written to {tmp_path / 'o'}")
 
 

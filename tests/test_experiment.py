@@ -156,7 +156,7 @@ def test_run_compare_on_a_tiny_trace(tiny_trace: Path) -> None:
     assert result.scenario.machines_per_org.tolist() == [2, 2]
     assert result.scenario.n_sequential_jobs == 8
     assert sorted(result.scenario.jobs["job"].tolist()) == [1, 2, 4, 5, 6, 7, 8]
-    assert list(result.policies) == ["roundrobin", "fairshare", "directcontr"]
+    assert list(result.policies) == ["roundrobin", "fairshare", "ref"]  # REF is the reference for k <= 12
     assert result.scenario_summary["n_sequential_jobs"] == 8
     for outcome in result.policies.values():
         assert len(outcome.result.schedule) == 8  # no horizon: every copy runs
@@ -212,3 +212,12 @@ def test_same_config_same_results(tiny_trace: Path) -> None:
         assert first.policies[name].psi.tolist() == second.policies[name].psi.tolist()
         pd.testing.assert_frame_equal(first.policies[name].result.schedule, second.policies[name].result.schedule)
     assert first.scenario.machines_per_org.tolist() == second.scenario.machines_per_org.tolist()
+
+
+def test_reference_defaults_to_ref_up_to_twelve_organizations() -> None:
+    from fairsched.experiment import effective_reference
+
+    assert effective_reference(CompareConfig(), 12) == "ref"
+    assert effective_reference(CompareConfig(), 13) == "directcontr"
+    assert effective_reference(CompareConfig(ref_max_orgs=4), 5) == "directcontr"
+    assert effective_reference(CompareConfig(reference="rr"), 3) == "roundrobin"

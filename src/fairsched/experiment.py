@@ -13,8 +13,9 @@ fairness in scheduling with cooperative game theory" (PPAM 2013, LNCS 8385), Sec
    divided by p_tot, the unit parts of jobs the reference executed by t_end (SPAA'13 Sec. 6.3; PPAM'13 Sec. 5.1).
    Delta psi / p_tot is the average unjustified delay (or speed-up) of a unit of work, in seconds.
 
-The papers' reference is REF, the exact exponential algorithm; until REF is registered the default reference is
-DIRECTCONTR (the heuristic closest to REF in PPAM'13 Tables 1–2). The next issue makes REF the default for k <= 12.
+The papers' reference is REF, the exact exponential algorithm (SPAA'13 Alg. 1, lookahead selection rule): it is the
+default reference when k <= ``ref_max_orgs`` (12); beyond that REF's 2**k coalitions are too costly and the default
+is DIRECTCONTR, the heuristic closest to REF in PPAM'13 Tables 1–2.
 
 The library never prints or writes files: `fairsched.report` renders and writes a `CompareResult`.
 """
@@ -43,8 +44,10 @@ from fairsched.workload.swf import read_swf
 from fairsched.workload.synthetic import generate_default
 from fairsched.workload.transform import compress_arrivals, window
 
-DEFAULT_POLICIES: tuple[str, ...] = ("roundrobin", "fairshare", "utfairshare", "currfairshare", "directcontr")
-DEFAULT_REFERENCE = "directcontr"
+DEFAULT_POLICIES: tuple[str, ...] = ("roundrobin", "fairshare", "utfairshare", "currfairshare", "directcontr",
+                                     "rand")
+DEFAULT_REF_MAX_ORGS = 12
+FALLBACK_REFERENCE = "directcontr"
 
 # Short names accepted wherever a policy is named (CLI flags, CompareConfig); the registry holds the full names.
 POLICY_ALIASES: dict[str, str] = {"rr": "roundrobin"}
@@ -78,6 +81,8 @@ class CompareConfig:
         < 1 packs arrivals and raises the load (SPAA'13 Sec. 6.3.1 uses 0.1). The horizon is not scaled.
     policies : registered online policy names (aliases such as ``"rr"`` accepted), in report order.
     reference : the policy every other is compared with; simulated even when not listed in ``policies``.
+        None = ``"ref"`` when k <= ``ref_max_orgs``, else ``"directcontr"`` (see `effective_reference`).
+    ref_max_orgs : largest k for which REF is the default reference.
     seed : one seed for the scenario (organizations, machine split) and for every policy's random draws.
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
     validate : check every schedule with `fairsched.validate.validate_online_schedule`.
@@ -94,7 +99,8 @@ class CompareConfig:
     window_length: float | None = None
     release_scale: float = 1.0
     policies: tuple[str, ...] = DEFAULT_POLICIES
-    reference: str = DEFAULT_REFERENCE
+    reference: str | None = None
+    ref_max_orgs: int = DEFAULT_REF_MAX_ORGS
     seed: int = 0
     skip_bad_records: bool = False
     validate: bool = True
@@ -189,7 +195,7 @@ def run_compare(config: CompareConfig, *, progress: ProgressCallback | None = No
     InvalidScheduleError : a policy produced an invalid schedule (only with ``validate=True``).
     """
     started = time.perf_counter()
-    names = policy_order(config.policies, config.reference)
+    names = policy_order(config.policies, effective_reference(config, config.orgs))  # fail fast on bad names
     _check_config(config)
     n_steps = len(names) + 2  # read and build, one per policy, measure
     if progress is not None:
@@ -225,6 +231,13 @@ def prepare_scenario(config: CompareConfig) -> PreparedScenario:
     return PreparedScenario(scenario=scenario, read_report=read_report, clean_report=clean_report)
 
 
+def effective_reference(config: CompareConfig, n_orgs: int) -> str:
+    """The reference policy's registered name: ``config.reference``, else REF for k <= ref_max_orgs."""
+    if config.reference is not None:
+        return resolve_policy_name(config.reference)
+    return "ref" if n_orgs <= config.ref_max_orgs else FALLBACK_REFERENCE
+
+
 def effective_split(config: CompareConfig) -> str:
     """The machine split used: ``config.split``, else zipf for the synthetic default and uniform for a trace."""
     if config.split is not None:
@@ -241,8 +254,8 @@ def compare_scenario(scenario: Scenario, config: CompareConfig, *,
     Cost: one simulation per policy, plus O(n) metrics each.
     """
     started = time.perf_counter()
-    names = policy_order(config.policies, config.reference)
-    reference = resolve_policy_name(config.reference)
+    reference = effective_reference(config, scenario.n_orgs)
+    names = policy_order(config.policies, reference)
     if scenario.jobs.empty:
         raise ConfigError(f"the scenario ({scenario.source or 'no source'}) has no jobs: nothing to compare; "
                           "choose a window that holds some jobs")
