@@ -228,3 +228,22 @@ def _num(value: float) -> str:
     if value != 0 and (abs(value) >= 1e6 or abs(value) < 1e-3):
         return f"{value:.3e}"
     return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+
+
+def replication_table(rows: list[Mapping[str, Any]], title: str) -> Table:
+    """Δψ/p_tot mean (std) per cell and policy, ours beside the paper's (issue #3 §5 row schema)."""
+    table = Table(title=title)
+    for name in ("table", "trace", "window", "split", "k", "m", "policy", "ours", "paper", "windows"):
+        table.add_column(name, justify="right" if name in ("k", "m", "ours", "paper", "windows") else "left")
+
+    def cell(mean: Any, std: Any) -> str:
+        if mean is None or (isinstance(mean, float) and math.isnan(mean)):
+            return "—"
+        return f"{mean:,.1f}" if std is None or (isinstance(std, float) and math.isnan(std)) else (
+            f"{mean:,.1f} ({std:,.1f})")
+
+    for row in rows:
+        table.add_row(str(row["table"]), str(row["trace"]), f"{row['window_length']:.0e}" if row["window_length"]
+                      else "—", str(row["split"]), str(row["orgs"]), str(row["machines"]), str(row["policy"]),
+                      cell(row["mean"], row["std"]), cell(row["paper_mean"], row["paper_std"]), str(row["windows"]))
+    return table
