@@ -1,4 +1,4 @@
-"""Command line: ``fairsched compare``, ``fairsched trace info``, ``fairsched trace fetch``.
+"""Command line: ``fairsched compare``, ``backfill``, ``unfairness re|fst``, ``replicate jsspp05``, ``trace ...``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag). `main` is the console
 entry point and the one error boundary: a `FairschedError` (a user error) becomes one line ``error: <message>``
@@ -19,9 +19,23 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fairsched.errors import FairschedError
+from fairsched.backfill.experiment import FAIRNESS_METRICS, BackfillConfig, run_backfill, trace_resource_equality
+from fairsched.backfill.policies import backfill_names, order_names
+from fairsched.errors import ConfigError, FairschedError
 from fairsched.experiment import CompareConfig, ProgressCallback, run_compare
 from fairsched.online.policies import REGISTRY
+from fairsched.replicate import jsspp05
+from fairsched.report.backfill import (
+    backfill_json,
+    backfill_renderable,
+    jsspp05_json,
+    jsspp05_renderable,
+    trace_unfairness_json,
+    trace_unfairness_renderable,
+    unfairness_table,
+    write_backfill_outputs,
+    write_jsspp05_outputs,
+)
 from fairsched.report.export import write_compare_outputs
 from fairsched.report.tables import compare_renderable, jsonable, key_value_table, to_json, trace_info_table
 from fairsched.workload.fetch import fetch_trace
@@ -32,6 +46,11 @@ app = typer.Typer(name="fairsched", no_args_is_help=True, add_completion=False, 
                   help="Fair scheduling in systems shared by several organizations: workloads, engines, fairness.")
 trace_app = typer.Typer(no_args_is_help=True, help="Inspect and download workload traces (SWF).")
 app.add_typer(trace_app, name="trace")
+unfairness_app = typer.Typer(no_args_is_help=True, help="Unfairness of a backfilling schedule (JSSPP'05 §3): "
+                                                          "resource equality, fair start time.")
+app.add_typer(unfairness_app, name="unfairness")
+replicate_app = typer.Typer(no_args_is_help=True, help="Replicate a published experiment (docs/replication/).")
+app.add_typer(replicate_app, name="replicate")
 
 _DEFAULT = CompareConfig()
 _SCENARIO = "Scenario"
@@ -59,6 +78,43 @@ Seed = Annotated[int, typer.Option("--seed", rich_help_panel=_SCENARIO,
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout, nothing else.")]
 SkipBad = Annotated[bool, typer.Option("--skip-bad-records",
                                        help="Drop malformed SWF records (they are counted) instead of failing.")]
+
+
+# The backfilling flags, defined once and shared by `backfill` and `unfairness fst` (see BackfillFlags).
+_BACKFILL = "Backfilling model"
+_BF_DEFAULT = BackfillConfig()
+Procs = Annotated[int | None, typer.Option("--procs", min=1, rich_help_panel=_BACKFILL,
+                                           help="P, the processors of the cluster. Default: the trace's MaxProcs.")]
+Order = Annotated[str, typer.Option("--order", rich_help_panel=_BACKFILL,
+                                    help=f"Queue order: {', '.join(order_names())}.")]
+BackfillRule = Annotated[str, typer.Option("--backfill", rich_help_panel=_BACKFILL,
+                                           help=f"Backfilling rule: {', '.join(backfill_names())}.")]
+Load = Annotated[float | None, typer.Option("--load", rich_help_panel=_BACKFILL,
+                                            help="Scale the offered load to X (e.g. 0.9) after windowing.")]
+LoadBy = Annotated[str, typer.Option("--load-by", rich_help_panel=_BACKFILL,
+                                     help="How --load scales: runtime (run and requested times x factor, JSSPP'05 "
+                                          "Sec. 4) or arrival (compression).")]
+WindowStart = Annotated[float | None, typer.Option("--window-start", rich_help_panel=_BACKFILL,
+                                                   help="Keep jobs submitted from T (trace seconds).")]
+WindowLength = Annotated[float | None, typer.Option("--window-length", rich_help_panel=_BACKFILL,
+                                                    help="...and before T + LENGTH.")]
+_FST_KINDS = {"strict": ("fst-strict",), "relaxed": ("fst-relaxed",), "both": ("fst-strict", "fst-relaxed")}
+First = Annotated[int | None, typer.Option("--first", min=1, rich_help_panel=_BACKFILL,
+                                           help="Then keep only the first N jobs (JSSPP'05 uses 5000).")]
+
+
+@dataclass(frozen=True)
+class BackfillFlags:
+    """The shared backfilling flags, as `BackfillConfig` names them."""
+
+    processors: int | None
+    order: str
+    backfill: str
+    load: float | None
+    load_by: str
+    window_start: float | None
+    window_length: float | None
+    first: int | None
 
 
 @dataclass(frozen=True)
@@ -135,6 +191,91 @@ def trace_fetch_command(
         _emit_json({"trace": name, "path": path})
     else:
         _console().print(key_value_table("Trace fetched", {"trace": name, "path": path}))
+
+
+@app.command("backfill")
+def backfill_command(
+    trace: Annotated[Path, typer.Option("--trace", dir_okay=False, help="SWF trace (.swf or .swf.gz).")],
+    procs: Procs = None, order: Order = _BF_DEFAULT.order, backfill: BackfillRule = _BF_DEFAULT.backfill,
+    load: Load = None, load_by: LoadBy = _BF_DEFAULT.load_by, window_start: WindowStart = None,
+    window_length: WindowLength = None, first: First = None,
+    fairness: Annotated[str, typer.Option(help=f"Comma-separated unfairness metrics: {', '.join(FAIRNESS_METRICS)} "
+                                               "(JSSPP'05 Sec. 3).")] = "",
+    out: Annotated[Path | None, typer.Option(file_okay=False, help="Write schedule.csv, fairness.csv, jobs.csv, "
+                                             "schedule.swf, gantt.png and report.json into DIR.")] = None,
+    skip_bad_records: SkipBad = False, as_json: Json = False,
+) -> None:
+    """Simulate one queue order x backfilling rule on a trace: classic metrics and, if asked, unfairness."""
+    flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
+    config = BackfillConfig(trace=trace, **asdict(flags), fairness=_names(fairness),
+                            skip_bad_records=skip_bad_records)
+    report = run_backfill(config)
+    outputs = write_backfill_outputs(report, out) if out is not None else {}
+    if as_json:
+        _emit_json(backfill_json(report, outputs))
+        return
+    _console().print(backfill_renderable(report))
+    if out is not None:
+        typer.echo(f"outputs written to {out} (report: {out / 'report.json'}, chart: {out / 'gantt.png'})")
+
+
+@unfairness_app.command("re")
+def unfairness_re_command(
+    trace: Annotated[Path, typer.Argument(dir_okay=False, help="SWF trace (.swf or .swf.gz).")],
+    procs: Procs = None, skip_bad_records: SkipBad = False, as_json: Json = False,
+) -> None:
+    """Resource-equality unfairness of the trace's own schedule (start = submit + wait; JSSPP'05 Sec. 3.2)."""
+    result = trace_resource_equality(trace, processors=procs, skip_bad_records=skip_bad_records)
+    if as_json:
+        _emit_json(trace_unfairness_json(result))
+    else:
+        _console().print(trace_unfairness_renderable(result))
+
+
+@unfairness_app.command("fst")
+def unfairness_fst_command(
+    trace: Annotated[Path, typer.Argument(dir_okay=False, help="SWF trace (.swf or .swf.gz).")],
+    procs: Procs = None, order: Order = _BF_DEFAULT.order, backfill: BackfillRule = _BF_DEFAULT.backfill,
+    load: Load = None, load_by: LoadBy = _BF_DEFAULT.load_by, window_start: WindowStart = None,
+    window_length: WindowLength = None, first: First = None,
+    kind: Annotated[str, typer.Option(help="strict, relaxed or both (JSSPP'05 Sec. 3.1.1-3.1.2).")] = "both",
+    skip_bad_records: SkipBad = False, as_json: Json = False,
+) -> None:
+    """Fair-start-time unfairness of the schedule the policy gives on TRACE (JSSPP'05 Sec. 3.1)."""
+    flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
+    if kind not in _FST_KINDS:
+        raise ConfigError(f"--kind {kind!r}: choose one of {', '.join(_FST_KINDS)}")
+    config = BackfillConfig(trace=trace, **asdict(flags), fairness=_FST_KINDS[kind],
+                            skip_bad_records=skip_bad_records)
+    report = run_backfill(config)
+    if as_json:
+        _emit_json(backfill_json(report))
+    else:
+        _console().print(unfairness_table(report.unfairness))
+
+
+@replicate_app.command("jsspp05")
+def replicate_jsspp05_command(
+    quick: Annotated[bool, typer.Option(help="CTC-SP2 and SDSC-BLUE at 80 % and 95 % load only.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    traces: Annotated[Path | None, typer.Option(file_okay=False, help="Directory of the traces. Default: "
+                                                "$FAIRSCHED_TRACES, else ../shared/traces.")] = None,
+    subset_size: Annotated[int, typer.Option(min=2, help="Jobs per trace (the first ones).")] = 5000,
+    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
+        "results/jsspp05"),
+    as_json: Json = False,
+) -> None:
+    """Replicate JSSPP'05 (Sabin & Sadayappan): 3 orders x 3 reservation depths x 5 loads per trace."""
+    make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config
+    config = make(traces_dir=traces, subset_size=subset_size, workers=jobs)
+    with _progress(enabled=not as_json) as progress:
+        result = jsspp05.run(config, progress=progress)
+    outputs = write_jsspp05_outputs(result, out)
+    if as_json:
+        _emit_json(jsspp05_json(result, outputs))
+        return
+    _console().print(jsspp05_renderable(result))
+    typer.echo(f"outputs written to {out} (report: {out / 'report.json'})")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -1,0 +1,334 @@
+"""The `backfill` experiment: one trace, one queue order × backfilling rule, classic metrics and unfairness.
+
+Implements the measurement pipeline of G. Sabin, P. Sadayappan, "Unfairness metrics for space-sharing parallel
+job schedulers", JSSPP 2005, for one policy and one trace (§4 set-up, §3 metrics):
+
+1. read the SWF trace; drop the jobs no simulator can replay (`fairsched.workload.clean.clean`, with the machine
+   size P, so that jobs wider than the machine go too; these are the pyss oracle README's cleaning rules);
+2. keep the jobs submitted in a time window, then the first N of them (the paper uses 5000-job subsets);
+3. optionally scale the offered load, by runtime expansion (JSSPP'05 §4) or arrival compression;
+4. simulate (`fairsched.backfill.simulate`) and validate the schedule (`fairsched.validate`);
+5. measure the classic metrics (`fairsched.backfill.metrics.summary`) and the unfairness metrics asked for:
+   strict / relaxed fair start time (§3.1) and resource equality (§3.2), from `fairsched.backfill.fairness`.
+
+`trace_resource_equality` measures resource-equality unfairness of the schedule a trace *recorded* (start =
+submit + wait, SWF fields 2 and 3), with no simulation (§3.2: "computed using post processing").
+
+The library never prints or writes files: `fairsched.report.backfill` renders and writes the results.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairsched.backfill import fairness
+from fairsched.backfill.engine import BackfillResult, simulate
+from fairsched.backfill.jobs import jobs_from_workload
+from fairsched.backfill.metrics import summary
+from fairsched.backfill.policies import get_backfill, get_order
+from fairsched.errors import ConfigError
+from fairsched.validate import validate_backfill_schedule
+from fairsched.workload.clean import CleanReport, clean
+from fairsched.workload.model import ReadReport, Workload
+from fairsched.workload.schema import PROCESSORS
+from fairsched.workload.swf import read_swf
+from fairsched.workload.transform import first_jobs, offered_load, scale_to_load, window
+
+# Unfairness metrics a run may ask for (CLI ``--fairness``), and the per-job columns each adds to `fairness.csv`.
+FAIRNESS_METRICS: dict[str, tuple[str, ...]] = {
+    "fst-strict": ("fst_strict",),
+    "fst-relaxed": ("fst_relaxed",),
+    "re": ("re_deserved", "re_consumed"),
+}
+LOAD_SCALINGS: tuple[str, ...] = ("runtime", "arrival")
+
+
+@dataclass(frozen=True)
+class BackfillConfig:
+    """What `run_backfill` does; keyword fields with defaults, stored unchanged (checked by `run_backfill`).
+
+    Attributes
+    ----------
+    trace : SWF file (``.swf`` or ``.swf.gz``).
+    processors : P, the machine size; None = the trace header's ``MaxProcs``.
+    order : queue order, ``fcfs``, ``sjf`` or ``lxf``.
+    backfill : backfilling rule, ``none``, ``no-guarantee``, ``easy`` or ``conservative``.
+    load : offered load to reach (e.g. 0.9) after windowing; None = the trace's own.
+    load_by : ``runtime`` (run and requested times × factor, JSSPP'05 §4) or ``arrival`` (compression).
+    window_start, window_length : keep the jobs submitted in [start, start + length) (trace seconds; times are
+        not shifted). None = from the first submit / to the end.
+    first : then keep only the first N jobs (JSSPP'05 uses 5000-job subsets); None = all.
+    fairness : unfairness metrics to compute, from `FAIRNESS_METRICS` (``fst-strict``, ``fst-relaxed``, ``re``).
+    skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
+    validate : check the schedule with `fairsched.validate.validate_backfill_schedule`.
+    """
+
+    trace: Path | None = None
+    processors: int | None = None
+    order: str = "fcfs"
+    backfill: str = "easy"
+    load: float | None = None
+    load_by: str = "runtime"
+    window_start: float | None = None
+    window_length: float | None = None
+    first: int | None = None
+    fairness: tuple[str, ...] = ()
+    skip_bad_records: bool = False
+    validate: bool = True
+
+
+@dataclass(frozen=True)
+class BackfillReport:
+    """Everything `run_backfill` measured; rendered and written by `fairsched.report.backfill`.
+
+    Attributes
+    ----------
+    config : the configuration run.
+    workload : the simulated jobs as a workload (after cleaning, window, first N and load scaling), in the
+        engine's job order; the SWF export writes it back with the simulated wait times.
+    result : the engine's `BackfillResult` (schedule, jobs, meta; ``meta["load"]`` is the target load).
+    metrics : `fairsched.backfill.metrics.summary` of the schedule.
+    fairness : one row per job (``job`` and the `FAIRNESS_METRICS` columns asked for), None when none was asked.
+    unfairness : `fairsched.backfill.fairness.unfairness_summary` of the metrics asked for ({} when none).
+    offered_load : ``{"before", "after"}`` load scaling (None when undefined).
+    timings : wall-clock seconds of ``simulate`` and ``fairness``.
+    elapsed_s : wall-clock seconds of the whole run.
+    read_report, clean_report : what reading and cleaning did (None for in-memory workloads / not cleaned).
+    """
+
+    config: BackfillConfig
+    workload: Workload
+    result: BackfillResult
+    metrics: dict[str, float]
+    fairness: pd.DataFrame | None
+    unfairness: dict[str, Any]
+    offered_load: dict[str, float | None]
+    timings: dict[str, float]
+    elapsed_s: float
+    read_report: ReadReport | None = None
+    clean_report: CleanReport | None = None
+
+    @property
+    def n_processors(self) -> int:
+        return int(self.result.jobs.n_processors)
+
+
+def run_backfill(config: BackfillConfig) -> BackfillReport:
+    """Run the whole pipeline of the module docstring (steps 1–5) on ``config.trace``.
+
+    Implements the JSSPP'05 §4 set-up for one policy, measured with the §3 metrics. Names (order, rule, metrics)
+    are checked before the trace is read, so a typo fails at once.
+
+    Raises
+    ------
+    UnknownPolicyError : unknown order or backfilling rule (the message lists the choices).
+    ConfigError, InputError : bad options or a malformed trace.
+    InvalidScheduleError : the engine broke the model's rules (a bug; only with ``validate=True``).
+    """
+    started = time.perf_counter()
+    check_config(config)
+    if config.trace is None:
+        raise ConfigError("no trace given: pass --trace FILE (an SWF file, .swf or .swf.gz)")
+    workload = read_swf(Path(config.trace), skip_bad_records=config.skip_bad_records)
+    report = backfill_workload(workload, config)
+    return replace(report, read_report=workload.read_report, elapsed_s=time.perf_counter() - started)
+
+
+def backfill_workload(workload: Workload, config: BackfillConfig) -> BackfillReport:
+    """Steps 1 (cleaning) to 5 on a workload already in memory; ``config.trace`` is ignored.
+
+    Cost: O(n log n) for the preparation, one simulation, and the fairness metrics asked for (strict / relaxed
+    FST: one what-if simulation per job, each stopped as soon as its job has started).
+    """
+    started = time.perf_counter()
+    check_config(config)
+    processors = _machine_size(workload, config.processors)
+    prepared, clean_report, loads = prepare_workload(workload, config, processors)
+    jobs = jobs_from_workload(prepared, n_processors=processors)
+    order, rule = get_order(config.order), get_backfill(config.backfill)
+    tick = time.perf_counter()
+    result = simulate(jobs, order=order, backfill=rule)
+    timings = {"simulate": time.perf_counter() - tick}
+    result = replace(result, meta={**result.meta, "load": config.load,
+                                   "load_by": config.load_by if config.load is not None else None})
+    if config.validate:
+        validate_backfill_schedule(result.schedule, jobs, order=order.name, backfill=rule.name)
+    tick = time.perf_counter()
+    per_job, unfairness = measure_fairness(result, config.fairness)
+    timings["fairness"] = time.perf_counter() - tick
+    return BackfillReport(config=config, workload=prepared, result=result,
+                          metrics=summary(result.schedule, processors), fairness=per_job, unfairness=unfairness,
+                          offered_load=loads, timings=timings, elapsed_s=time.perf_counter() - started,
+                          clean_report=clean_report)
+
+
+def prepare_workload(workload: Workload, config: BackfillConfig,
+                     processors: int) -> tuple[Workload, CleanReport, dict[str, float | None]]:
+    """Steps 1–3: clean (P as machine size), window, first N, scale the load. O(n log n).
+
+    Returns the prepared workload, the cleaning report and the offered load before and after scaling.
+    """
+    cleaned, clean_report = clean(workload, max_processors=processors)
+    prepared = cleaned
+    if config.window_start is not None or config.window_length is not None:
+        prepared = window(prepared, start=config.window_start, length=config.window_length)
+    if config.first is not None:
+        prepared = first_jobs(prepared, config.first)
+    if prepared.jobs.empty:
+        raise ConfigError(_no_jobs_message(cleaned, prepared))
+    before = _load_or_none(prepared, processors)
+    if config.load is not None:
+        prepared = scale_to_load(prepared, config.load, processors, how=config.load_by)  # type: ignore[arg-type]
+    after = before if config.load is None else _load_or_none(prepared, processors)
+    return prepared, clean_report, {"before": before, "after": after}
+
+
+def measure_fairness(result: BackfillResult,
+                     metrics: tuple[str, ...] | list[str]) -> tuple[pd.DataFrame | None, dict[str, Any]]:
+    """The per-job unfairness columns asked for (`FAIRNESS_METRICS`) and their summary (JSSPP'05 §3).
+
+    Returns (None, {}) when `metrics` is empty. The FST what-ifs use the run's own order and rule (§3.1: "the
+    same policy"); resource equality needs only the schedule (§3.2).
+    """
+    wanted = {_metric_key(name) for name in metrics}
+    asked = [name for name in FAIRNESS_METRICS if name in wanted]
+    if not asked:
+        return None, {}
+    jobs, schedule = result.jobs, result.schedule
+    order, rule = result.meta["order"], result.meta["backfill"]
+    columns: dict[str, np.ndarray] = {"job": schedule["job"].to_numpy()}
+    fst: dict[str, np.ndarray] = {}
+    for kind in ("strict", "relaxed"):
+        if f"fst-{kind}" in asked:
+            fst[kind] = fairness.fair_start_times(jobs, order=order, backfill=rule, kind=kind, schedule=schedule)
+            columns[f"fst_{kind}"] = fst[kind]
+    re_frame = None
+    if "re" in asked:
+        re_frame = fairness.resource_equality(schedule, jobs.n_processors)
+        columns["re_deserved"] = re_frame["deserved"].to_numpy()
+        columns["re_consumed"] = re_frame["consumed"].to_numpy()
+    unfairness = fairness.unfairness_summary(schedule, fst=fst or None, re=re_frame)
+    return pd.DataFrame(columns), unfairness
+
+
+@dataclass(frozen=True)
+class TraceUnfairness:
+    """Resource-equality unfairness of the schedule a trace recorded (`trace_resource_equality`).
+
+    Attributes
+    ----------
+    source : the trace.
+    n_processors : P used for the used-processor profile.
+    schedule : ``job, submit, start, end, procs`` of the measured jobs (start = submit + wait).
+    re : `fairsched.backfill.fairness.resource_equality` of it (job, deserved, consumed, deficit).
+    unfairness : `fairsched.backfill.fairness.unfairness_summary` (overall and by width).
+    dropped : jobs left out, by reason (cleaning reasons, then ``wait time missing``).
+    elapsed_s : wall-clock seconds.
+    """
+
+    source: str
+    n_processors: int
+    schedule: pd.DataFrame
+    re: pd.DataFrame
+    unfairness: dict[str, Any]
+    dropped: dict[str, int]
+    elapsed_s: float
+
+
+def trace_resource_equality(trace: str | Path, *, processors: int | None = None,
+                            skip_bad_records: bool = False) -> TraceUnfairness:
+    """Resource-equality unfairness (JSSPP'05 §3.2) of the trace's real schedule: start = submit + wait.
+
+    Jobs that cleaning drops (no run time, no processors, wider than P) and jobs with no recorded wait time
+    (SWF field 3 = -1) cannot be placed in time: they are left out and counted in ``dropped``. O(n log n).
+    """
+    started = time.perf_counter()
+    workload = read_swf(Path(trace), skip_bad_records=skip_bad_records)
+    n_processors = _machine_size(workload, processors)
+    schedule, dropped = recorded_schedule(workload, n_processors)
+    re_frame = fairness.resource_equality(schedule, n_processors)
+    return TraceUnfairness(source=workload.source or str(trace), n_processors=n_processors, schedule=schedule,
+                           re=re_frame, unfairness=fairness.unfairness_summary(schedule, re=re_frame),
+                           dropped=dropped, elapsed_s=time.perf_counter() - started)
+
+
+def recorded_schedule(workload: Workload, n_processors: int) -> tuple[pd.DataFrame, dict[str, int]]:
+    """``job, submit, start, end, procs`` as the trace ran it (start = submit + wait, end = start + run).
+
+    Returns the schedule (jobs with a wait time >= 0, after cleaning with P = `n_processors`) and the number of
+    jobs left out per reason. Times stay float seconds as recorded.
+    """
+    cleaned, report = clean(workload, max_processors=n_processors)
+    jobs = cleaned.jobs
+    wait = jobs["wait_time"].to_numpy(np.float64)
+    known = np.isfinite(wait) & (wait >= 0)
+    dropped = {reason: count for reason, count in report.dropped.items() if count}
+    if not known.all():
+        dropped["wait time missing"] = int((~known).sum())
+    if not known.any():
+        raise ConfigError(f"{workload.source or 'the trace'}: no job has both a run time and a recorded wait time "
+                          "(SWF fields 3 and 4), so its real schedule is unknown; simulate one instead with "
+                          "`fairsched backfill --fairness re`")
+    submit = jobs["submit_time"].to_numpy(np.float64)[known]
+    start = submit + wait[known]
+    schedule = pd.DataFrame({"job": jobs["job_number"].to_numpy()[known], "submit": submit, "start": start,
+                             "end": start + jobs["run_time"].to_numpy(np.float64)[known],
+                             "procs": jobs[PROCESSORS].to_numpy()[known]})
+    return schedule, dropped
+
+
+def check_config(config: BackfillConfig) -> None:
+    """The options no later step checks by itself, with the fix for each. Raises ConfigError/UnknownPolicyError."""
+    get_order(config.order)
+    get_backfill(config.backfill)
+    if isinstance(config.fairness, str):  # a bare string would otherwise be read letter by letter
+        raise ConfigError(f"fairness={config.fairness!r}: expected a sequence of names, e.g. ('fst-strict', 're')")
+    unknown = [name for name in config.fairness if _metric_key(name) not in FAIRNESS_METRICS]
+    if unknown:
+        raise ConfigError(f"unknown fairness metric(s) {', '.join(map(repr, unknown))}; choose from: "
+                          f"{', '.join(FAIRNESS_METRICS)} (comma-separated, e.g. --fairness fst-strict,re)")
+    if config.load_by not in LOAD_SCALINGS:
+        raise ConfigError(f"load_by={config.load_by!r}: choose one of {', '.join(LOAD_SCALINGS)}")
+    if config.first is not None and (isinstance(config.first, bool) or not isinstance(config.first, int)
+                                     or config.first < 1):
+        raise ConfigError(f"first={config.first!r}: expected a number of jobs >= 1")
+
+
+def _metric_key(name: str) -> str:
+    """``" FST_Strict"`` -> ``"fst-strict"``: names as typed on a command line."""
+    return str(name).strip().lower().replace("_", "-")
+
+
+def _machine_size(workload: Workload, processors: int | None) -> int:
+    if processors is not None:
+        if isinstance(processors, bool) or not isinstance(processors, int | np.integer) or processors < 1:
+            raise ConfigError(f"processors={processors!r}: expected a positive integer machine size")
+        return int(processors)
+    header = workload.header_int("MaxProcs")
+    if header is None or header < 1:
+        raise ConfigError(f"{workload.source or 'the trace'}: the header gives no MaxProcs; pass the machine size "
+                          "with --procs P")
+    return header
+
+
+def _load_or_none(workload: Workload, processors: int) -> float | None:
+    try:
+        return offered_load(workload, processors)
+    except ConfigError:  # a span of 0 s: the load is undefined, which the report shows as null
+        return None
+
+
+def _no_jobs_message(cleaned: Workload, prepared: Workload) -> str:
+    where = prepared.source or "the trace"
+    if cleaned.jobs.empty:
+        return (f"no job left to simulate in {where}: cleaning dropped every job; see what it drops with "
+                "`fairsched trace info`")
+    submit = cleaned.jobs["submit_time"]
+    return (f"no job left to simulate in {where}: the window holds no job; window start and length are trace "
+            f"seconds and the jobs are submitted between {submit.min():.0f} and {submit.max():.0f}")
