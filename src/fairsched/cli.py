@@ -1,4 +1,4 @@
-"""Command line: ``fairsched compare``, ``backfill``, ``unfairness re|fst``, ``replicate jsspp05``, ``trace ...``.
+"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``replicate jsspp05|ppam13|spaa13``, ``trace``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag). `main` is the console
 entry point and the one error boundary: a `FairschedError` (a user error) becomes one line ``error: <message>``
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,7 +24,7 @@ from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError, FairschedError
 from fairsched.experiment import CompareConfig, ProgressCallback, run_compare
 from fairsched.online.policies import REGISTRY
-from fairsched.replicate import jsspp05
+from fairsched.replicate import jsspp05, ppam13, spaa13
 from fairsched.report.backfill import (
     backfill_json,
     backfill_renderable,
@@ -37,7 +37,14 @@ from fairsched.report.backfill import (
     write_jsspp05_outputs,
 )
 from fairsched.report.export import write_compare_outputs
-from fairsched.report.tables import compare_renderable, jsonable, key_value_table, to_json, trace_info_table
+from fairsched.report.tables import (
+    compare_renderable,
+    jsonable,
+    key_value_table,
+    replication_table,
+    to_json,
+    trace_info_table,
+)
 from fairsched.workload.fetch import fetch_trace
 from fairsched.workload.info import trace_info
 from fairsched.workload.swf import read_swf
@@ -276,6 +283,44 @@ def replicate_jsspp05_command(
         return
     _console().print(jsspp05_renderable(result))
     typer.echo(f"outputs written to {out} (report: {out / 'report.json'})")
+
+
+Traces = Annotated[Path | None, typer.Option(file_okay=False, help="Directory of the traces. Default: "
+                                             "$FAIRSCHED_TRACES, else ../shared/traces.")]
+Quick = Annotated[bool, typer.Option(help="10 windows instead of 100 (and fewer k for SPAA'13's figures).")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (windows run in parallel).")]
+
+
+@replicate_app.command("ppam13")
+def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Traces = None, seed: Seed = 0,
+                             out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
+                                                               "figures go.")] = Path("results/ppam13"),
+                             as_json: Json = False) -> None:
+    """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows."""
+    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=jobs, seed=seed, out_dir=out)
+    _replicate_online(ppam13.run, config, "PPAM'13 Tables 1–2: Δψ/p_tot mean (std), ours vs the paper", as_json)
+
+
+@replicate_app.command("spaa13")
+def replicate_spaa13_command(quick: Quick = False, jobs: Jobs = 1, traces: Traces = None, seed: Seed = 0,
+                             out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
+                                                               "figures go.")] = Path("results/spaa13"),
+                             as_json: Json = False) -> None:
+    """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table."""
+    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=jobs, seed=seed, out_dir=out)
+    _replicate_online(spaa13.run, config, "SPAA'13 Sec. 6.3: Δψ/p_tot mean (std), ours vs the paper", as_json)
+
+
+def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json: bool) -> None:
+    with _progress(enabled=not as_json) as progress:
+        result = run(config, progress=progress)
+    if as_json:
+        _emit_json(ppam13.to_json(result))  # ppam13 and spaa13 share the row schema
+        return
+    _console().print(replication_table(result.rows, title))
+    for note in result.notes:
+        typer.echo(f"note: {note}")
+    typer.echo(f"outputs written to {config.out_dir} ({len(result.files)} files, {result.elapsed_s:.0f} s)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
