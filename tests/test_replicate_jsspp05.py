@@ -96,14 +96,28 @@ def test_overall_values_are_the_paper_means_of_one_simulation(tiny: ReplicationR
 
 def test_spearman_table_has_one_row_per_trace_metric_and_block(tiny: ReplicationResult) -> None:
     spearman = tiny.spearman
-    assert spearman.columns.tolist() == ["trace", "metric", "subset", "first_job", "last_job", "n_simulations", "rho"]
+    assert spearman.columns.tolist() == ["trace", "metric", "subset", "n_jobs", "n_simulations", "rho"]
     assert len(spearman) == 3 * 4
-    assert spearman["n_simulations"].unique().tolist() == [8]
-    blocks = spearman[spearman["metric"] == "re"]
-    assert blocks["first_job"].tolist() == [0, 25, 50, 75] and blocks["last_job"].tolist() == [24, 49, 74, 99]
+    assert spearman["n_simulations"].unique().tolist() == [8] and spearman["n_jobs"].unique().tolist() == [25]
     rho = spearman["rho"].dropna()
     assert len(rho) >= 10 and ((rho >= -1 - 1e-12) & (rho <= 1 + 1e-12)).all()
     assert len(tiny.simulations) == 8 and (tiny.simulations["offered_load"] > 0).all()
+
+
+def test_subset_correlations_recompute_table_2_from_the_per_job_values(tiny: ReplicationResult) -> None:
+    """Brute force for one (trace, metric, subset): rank the 8 simulations by hand, Spearman by the formula."""
+    assert len(tiny.per_job) == 8
+    pd.testing.assert_frame_equal(jsspp05.subset_correlations(tiny.per_job, n_subsets=4), tiny.spearman)
+    for scheme, members in (("interleaved", np.arange(1, 100, 4)), ("blocks", np.arange(25, 50))):
+        table = jsspp05.subset_correlations(tiny.per_job, n_subsets=4, scheme=scheme).set_index(["metric", "subset"])
+        simulations = list(tiny.per_job.values())
+        part = np.array([sim["fst_strict"][members].mean() for sim in simulations])
+        whole = np.array([sim["fst_strict"].mean() for sim in simulations])
+        assert table.loc[("fst_strict", 1), "rho"] == pytest.approx(spearman_rho(part, whole), nan_ok=True)
+        assert table.loc[("fst_strict", 1), "n_jobs"] == 25
+    assert [s.tolist() for s in jsspp05.arrival_subsets(7, 3, "interleaved")] == [[0, 3, 6], [1, 4], [2, 5]]
+    with pytest.raises(ConfigError, match="interleaved, blocks"):
+        jsspp05.arrival_subsets(7, 3, "random")
 
 
 def test_same_numbers_with_one_or_two_worker_processes(tiny: ReplicationResult, synthetic_traces: Path) -> None:

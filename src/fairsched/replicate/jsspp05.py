@@ -13,9 +13,11 @@ Reference: G. Sabin, P. Sadayappan, "Unfairness metrics for space-sharing parall
 * per simulation and job (`fairsched.backfill.fairness`): strict and relaxed fair-start-time miss
   max(0, start − FST) (§3.1) and resource-equality unfairness max(0, deserved − consumed) (§3.2); their means
   over all jobs (Figs. 7, 8, 11, 12, 15, 16) and over the jobs of each width bin (Figs. 9, 10, 13, 14, 17, 18);
-* Table 2: the jobs are cut into `n_subsets` consecutive blocks by arrival order; for each trace, metric and
-  block, the Spearman rank correlation between the simulations ranked by the block's mean and by the mean over
-  all jobs (§5.1; the paper reports 0.74–0.99).
+* Table 2: the jobs are divided into `n_subsets` subsets "based solely on the arrival order" (§5.1); for each
+  trace, metric and subset, the Spearman rank correlation between the simulations ranked by the subset's mean and
+  by the mean over all jobs (the paper reports 0.74–0.99). The paper calls its subsets "random" and does not say
+  more; `subset_scheme` chooses ``interleaved`` (job i, in arrival order, goes to subset i mod 10: every subset
+  spans the whole trace, like a random sample; the default) or ``blocks`` (10 consecutive stretches of jobs).
 
 Deviations: CTC's machine size is the trace header's 338 batch processors (the paper says "430 batch nodes");
 Spearman's rho is computed as Pearson's correlation of average ranks (ties shared), without scipy.
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -63,6 +65,7 @@ WIDTH_LOADS: tuple[float, ...] = (0.80, 0.95)  # the paper's "medium" and "high"
 QUICK_TRACES: tuple[str, ...] = ("CTC-SP2", "SDSC-BLUE")
 QUICK_LOADS: tuple[float, ...] = WIDTH_LOADS
 ALL_WIDTHS = "all"
+SUBSET_SCHEMES: tuple[str, ...] = ("interleaved", "blocks")
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(description, done, total)`` as simulations finish."""
@@ -80,7 +83,9 @@ class JSSPP05Config:
     subset_size : jobs per trace (the first ones after cleaning; the paper uses 5000).
     loads : offered loads to reach by runtime expansion.
     orders, depths : queue orders and reservation depths (backfilling rules) simulated, all combinations.
-    n_subsets : arrival-order blocks of Table 2.
+    n_subsets : arrival-order subsets of Table 2.
+    subset_scheme : how jobs are dealt into those subsets: ``interleaved`` (job i to subset i mod n_subsets) or
+        ``blocks`` (consecutive stretches); see the module docstring.
     workers : worker processes (1 = in this process).
     """
 
@@ -91,6 +96,7 @@ class JSSPP05Config:
     orders: tuple[str, ...] = ORDERS
     depths: tuple[str, ...] = DEPTHS
     n_subsets: int = 10
+    subset_scheme: str = "interleaved"
     workers: int = 1
 
     @classmethod
@@ -109,11 +115,12 @@ class ReplicationResult:
     rows : one row per (trace, load, order, backfill, metric, width): ``value`` is the mean per-job unfairness
         over all jobs (width ``"all"``) or over the jobs of one width bin (bins with no job are left out);
         seconds for the FST metrics, processor-seconds for ``re``.
-    spearman : one row per (trace, metric, subset): ``first_job``, ``last_job`` (positions in arrival order),
-        ``rho`` (NaN when either ranking is constant), ``n_simulations``.
+    spearman : `subset_correlations` with the configured scheme: one row per (trace, metric, subset).
     simulations : one row per simulation: trace, load, order, backfill, runtime_factor, offered_load,
         mean_wait, utilization, simulate_s, fairness_s.
     traces : per trace: file, processors, jobs, the subset's own offered load, jobs per width bin (Table 1).
+    per_job : (trace, load, order, backfill) -> {metric: float64 per-job unfairness, in arrival order}: what the
+        rows average, kept for further analysis (e.g. `subset_correlations` with another scheme).
     elapsed_s : wall-clock seconds of the whole replication.
     """
 
@@ -122,6 +129,7 @@ class ReplicationResult:
     spearman: pd.DataFrame
     simulations: pd.DataFrame
     traces: dict[str, dict[str, Any]] = field(default_factory=dict)
+    per_job: dict[tuple[str, float, str, str], dict[str, np.ndarray]] = field(default_factory=dict, repr=False)
     elapsed_s: float = 0.0
 
 
@@ -165,13 +173,14 @@ def run(config: JSSPP05Config, *, progress: ProgressCallback | None = None) -> R
     outcomes = list(_run_tasks(tasks, config.workers, progress))
     procs = {name: prepared[name]["procs"] for name in config.traces}
     rows = _rows(tasks, outcomes, procs)
-    spearman = _spearman(tasks, outcomes, config)
+    per_job = {(t.trace, t.load, t.order, t.backfill): o.per_job for t, o in zip(tasks, outcomes, strict=True)}
+    spearman = subset_correlations(per_job, n_subsets=config.n_subsets, scheme=config.subset_scheme)
     simulations = pd.DataFrame([{"trace": t.trace, "load": t.load, "order": t.order, "backfill": t.backfill,
                                  "runtime_factor": prepared[t.trace]["factors"][t.load], **o.figures}
                                 for t, o in zip(tasks, outcomes, strict=True)])
     traces = {name: prepared[name]["info"] for name in config.traces}
     return ReplicationResult(config=config, rows=rows, spearman=spearman, simulations=simulations, traces=traces,
-                             elapsed_s=time.perf_counter() - started)
+                             per_job=per_job, elapsed_s=time.perf_counter() - started)
 
 
 def default_traces_dir() -> Path:
@@ -212,7 +221,9 @@ def _check_config(config: JSSPP05Config) -> None:
             raise ConfigError(f"{name}={value!r}: expected an integer >= {least}")
     if config.n_subsets > config.subset_size:
         raise ConfigError(f"n_subsets={config.n_subsets} exceeds subset_size={config.subset_size}: each "
-                          "arrival-order block needs at least one job")
+                          "arrival-order subset needs at least one job")
+    if config.subset_scheme not in SUBSET_SCHEMES:
+        raise ConfigError(f"subset_scheme={config.subset_scheme!r}: choose one of {', '.join(SUBSET_SCHEMES)}")
 
 
 def _prepare_trace(name: str, path: Path, config: JSSPP05Config) -> dict[str, Any]:
@@ -302,22 +313,49 @@ def _rows(tasks: list[_Task], outcomes: list[_Outcome], procs: dict[str, np.ndar
                                                        "value"])
 
 
-def _spearman(tasks: list[_Task], outcomes: list[_Outcome], config: JSSPP05Config) -> pd.DataFrame:
-    """Table 2: per trace and metric, rank correlation of each arrival-order block with all jobs (§5.1)."""
+def subset_correlations(per_job: Mapping[tuple[str, float, str, str], Mapping[str, np.ndarray]], *,
+                        n_subsets: int = 10, scheme: str = "interleaved") -> pd.DataFrame:
+    """JSSPP'05 Table 2: per trace, metric and arrival-order subset, Spearman's rho between the simulations ranked
+    by the subset's mean unfairness and by the mean over all jobs (§5.1).
+
+    Parameters
+    ----------
+    per_job : `ReplicationResult.per_job`, (trace, load, order, backfill) -> {metric: per-job values}.
+    n_subsets : number of subsets (the paper: 10).
+    scheme : ``interleaved`` (job i to subset i mod n_subsets) or ``blocks`` (consecutive stretches).
+
+    Returns
+    -------
+    DataFrame ``trace, metric, subset, n_jobs, n_simulations, rho`` (rho NaN when a ranking is constant).
+    """
     records = []
-    for trace in config.traces:
-        mine = [o for t, o in zip(tasks, outcomes, strict=True) if t.trace == trace]
-        n = mine[0].per_job[METRICS[0]].size
-        blocks = np.array_split(np.arange(n), config.n_subsets)
+    for trace in dict.fromkeys(key[0] for key in per_job):
+        mine = [values for key, values in per_job.items() if key[0] == trace]
+        subsets = arrival_subsets(mine[0][METRICS[0]].size, n_subsets, scheme)
         for metric in METRICS:
-            values = np.stack([o.per_job[metric] for o in mine])  # simulations × jobs
+            values = np.stack([entry[metric] for entry in mine])  # simulations × jobs
             overall = values.mean(axis=1)
-            for index, block in enumerate(blocks):
-                records.append({"trace": trace, "metric": metric, "subset": index, "first_job": int(block[0]),
-                                "last_job": int(block[-1]), "n_simulations": len(mine),
-                                "rho": spearman_rho(values[:, block].mean(axis=1), overall)})
-    return pd.DataFrame.from_records(records, columns=["trace", "metric", "subset", "first_job", "last_job",
-                                                       "n_simulations", "rho"])
+            for index, members in enumerate(subsets):
+                records.append({"trace": trace, "metric": metric, "subset": index, "n_jobs": int(members.size),
+                                "n_simulations": len(mine),
+                                "rho": spearman_rho(values[:, members].mean(axis=1), overall)})
+    return pd.DataFrame.from_records(records, columns=["trace", "metric", "subset", "n_jobs", "n_simulations",
+                                                       "rho"])
+
+
+def arrival_subsets(n_jobs: int, n_subsets: int, scheme: str) -> list[np.ndarray]:
+    """Job positions (arrival order) of each subset: ``interleaved`` deals them round-robin, ``blocks`` cuts.
+
+    >>> [s.tolist() for s in arrival_subsets(5, 2, "interleaved")]
+    [[0, 2, 4], [1, 3]]
+    >>> [s.tolist() for s in arrival_subsets(5, 2, "blocks")]
+    [[0, 1, 2], [3, 4]]
+    """
+    if scheme not in SUBSET_SCHEMES:
+        raise ConfigError(f"scheme={scheme!r}: choose one of {', '.join(SUBSET_SCHEMES)}")
+    if scheme == "blocks":
+        return np.array_split(np.arange(n_jobs), n_subsets)
+    return [np.arange(first, n_jobs, n_subsets) for first in range(n_subsets)]
 
 
 def spearman_rho(a: np.ndarray, b: np.ndarray) -> float:
