@@ -1,4 +1,4 @@
-"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``replicate jsspp05|ppam13|spaa13``, ``trace``.
+"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``trace``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag). `main` is the console
 entry point and the one error boundary: a `FairschedError` (a user error) becomes one line ``error: <message>``
@@ -23,8 +23,9 @@ from fairsched.backfill.experiment import FAIRNESS_METRICS, BackfillConfig, run_
 from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError, FairschedError
 from fairsched.experiment import CompareConfig, ProgressCallback, run_compare
+from fairsched.mosp.experiment import MospConfig, run_mosp
 from fairsched.online.policies import REGISTRY
-from fairsched.replicate import jsspp05, ppam13, spaa13
+from fairsched.replicate import jsspp05, ppam13, spaa13, tpds11
 from fairsched.report.backfill import (
     backfill_json,
     backfill_renderable,
@@ -37,6 +38,13 @@ from fairsched.report.backfill import (
     write_jsspp05_outputs,
 )
 from fairsched.report.export import write_compare_outputs
+from fairsched.report.mosp import (
+    mosp_json,
+    mosp_renderable,
+    tpds11_renderable,
+    write_mosp_outputs,
+    write_tpds11_outputs,
+)
 from fairsched.report.tables import (
     compare_renderable,
     jsonable,
@@ -321,6 +329,71 @@ def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json:
     for note in result.notes:
         typer.echo(f"note: {note}")
     typer.echo(f"outputs written to {config.out_dir} ({len(result.files)} files, {result.elapsed_s:.0f} s)")
+
+
+_MOSP = "Generated instance"
+_MOSP_DEFAULT = MospConfig()
+
+
+@app.command("mosp")
+def mosp_command(
+    instance: Annotated[Path | None, typer.Option("--instance", dir_okay=False, help="Instance file (JSON, see "
+                                                  "docs/mosp.md). Default: generate one.")] = None,
+    generate: Annotated[str, typer.Option("--generate", rich_help_panel=_MOSP,
+                                          help="uni (p in 1..50, q in 1..m), swf (Lublin-Feitelson rigid jobs) or "
+                                               "trace (first --jobs jobs of --trace); owners Zipf(1.4267).")]
+    = _MOSP_DEFAULT.generate,
+    orgs: Annotated[int, typer.Option("--orgs", min=1, rich_help_panel=_MOSP, help="N, organizations (one "
+                                      "cluster each).")] = _MOSP_DEFAULT.orgs,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, rich_help_panel=_MOSP, help="n, jobs.")] = _MOSP_DEFAULT.jobs,
+    procs: Annotated[int, typer.Option("--procs", min=1, rich_help_panel=_MOSP, help="m, processors per "
+                                       "cluster.")] = _MOSP_DEFAULT.procs,
+    trace: Annotated[Path | None, typer.Option("--trace", dir_okay=False, rich_help_panel=_MOSP,
+                                               help="SWF trace for --generate trace.")] = None,
+    algorithm: Annotated[str, typer.Option("--algorithm", help="local, mocca, mocca-exp, mocca4, ilba or "
+                                           "mocca+ilba (TPDS'11).")] = _MOSP_DEFAULT.algorithm,
+    local_order: Annotated[str, typer.Option("--local-order", help="Order of the local schedules: hf, lpt, spt "
+                                             "or rnd.")] = _MOSP_DEFAULT.local_order,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the generated instance and of RND.")] = 0,
+    out: Annotated[Path | None, typer.Option(file_okay=False, help="Write instance.json, schedule.csv, gantt.png, "
+                                             "gantt_local.png and report.json into DIR.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Share clusters between organizations without making any of them worse off (TPDS'11): makespans, score."""
+    config = MospConfig(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs, trace=trace,
+                        algorithm=algorithm, local_order=local_order, seed=seed)
+    report = run_mosp(config)
+    outputs = write_mosp_outputs(report, out) if out is not None else {}
+    if as_json:
+        _emit_json(mosp_json(report, outputs))
+        return
+    _console().print(mosp_renderable(report))
+    if out is not None:
+        typer.echo(f"outputs written to {out} (report: {out / 'report.json'}, chart: {out / 'gantt.png'})")
+
+
+@replicate_app.command("tpds11")
+def replicate_tpds11_command(
+    quick: Annotated[bool, typer.Option(help="5 instances per combination instead of 50.")] = False,
+    jobs: Jobs = 1, seed: Annotated[int, typer.Option("--seed", help="Seed of every instance.")] = 0,
+    experiments: Annotated[str, typer.Option(help="Comma-separated: " + ", ".join(tpds11.EXPERIMENTS) + ".")]
+    = ",".join(tpds11.EXPERIMENTS),
+    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
+        "results/tpds11"),
+    as_json: Json = False,
+) -> None:
+    """Replicate TPDS'11 Sec. 7: scores of local, MOCCA and MOCCA+ILBA on uni and swf instances (Fig. 8-10)."""
+    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments), out_dir=out)
+    with _progress(enabled=not as_json) as progress:
+        result = tpds11.run(config, progress=progress)
+    outputs = write_tpds11_outputs(result, out)
+    if as_json:
+        _emit_json(tpds11.to_json(result, outputs))
+        return
+    _console().print(tpds11_renderable(result))
+    for note in result.notes:
+        typer.echo(f"note: {note}")
+    typer.echo(f"outputs written to {out} ({len(outputs)} files, {result.elapsed_s:.0f} s)")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -30,6 +30,8 @@ from fairsched.scenario import COPIES, JOB, ORG, PROCESSING_TIME, RELEASE, Scena
 
 if TYPE_CHECKING:  # the validator needs only the jobs' arrays, not the backfilling engine's package import
     from fairsched.backfill.jobs import BackfillJobs
+    from fairsched.mosp.instance import MospInstance, MospSchedule
+    from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 
 # The online engine's schedule columns (fairsched.online.engine.SCHEDULE_COLUMNS), restated so that the
 # validator does not import the engine it checks.
@@ -827,3 +829,220 @@ def _easy_reservation_kernel(head_since, start, end, procs, req, by_start, n_pro
             n_late += 1
     m = min(n_late, max_out)
     return n_late, late_j[:m], late_h[:m], late_s[:m]
+
+
+# -- openshop: multi-task jobs (Networking'20) -----------------------------------------------------------
+
+def check_openshop_schedule(instance: OpenShopInstance, schedule: OpenShopSchedule) -> None:
+    """Raise `InvalidScheduleError` listing every rule of the openshop model `schedule` breaks; silent if valid.
+
+    Implements the rules of Shafiee & Ghaderi, "On max-min fairness of completion times for multi-task job
+    scheduling" (IFIP Networking 2020), §II: one integer start >= 0 per task; a task occupies its machine during
+    [start, start + p_ij) without preemption and no two tasks of a machine overlap; no task starts before its
+    job's arrival (§VII-B); C_j = max over j's tasks of start + p_ij (Eq. (1)), the arrival for a job without tasks.
+    Re-derived from the instance's arrays, independently of the engine. O(t log t) for t tasks.
+
+    Examples
+    --------
+    >>> from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
+    >>> inst = OpenShopInstance.from_dense([[2, 0], [1, 3]])
+    >>> check_openshop_schedule(inst, OpenShopSchedule(np.array([0, 2, 0]), np.array([2, 3])))
+    >>> check_openshop_schedule(inst, OpenShopSchedule(np.array([0, 1, 0]), np.array([2, 3])))
+    Traceback (most recent call last):
+    ...
+    fairsched.errors.InvalidScheduleError: the schedule breaks the openshop model's rules in 1 place(s):
+      - machine 0 runs task 0 (job 0) during [0, 2) and task 1 (job 1) from t=1, before the first ends
+    A schedule produced by fairsched's algorithms should never fail this check: please report it.
+    """
+    findings = _Findings(_SHOWN_IN_ERROR)
+    start, completion = _openshop_arrays(instance, schedule, findings)
+    if start is not None and completion is not None:
+        _check_openshop_tasks(instance, start, findings)
+        _check_openshop_completion(instance, start, completion, findings)
+    if findings.total:
+        raise InvalidScheduleError(
+            f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the openshop model's "
+            f"rules in {findings.total} place(s):\n  - " + "\n  - ".join(findings.messages)
+            + "\nA schedule produced by fairsched's algorithms should never fail this check: please report it.")
+
+
+def _openshop_arrays(instance: OpenShopInstance, schedule: OpenShopSchedule,
+                     findings: _Findings) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The schedule's arrays as int64 when they have one integer per task / job, else (None, None) and a finding."""
+    arrays = []
+    for name, size, what in (("task_start", instance.n_tasks, "task"), ("completion", instance.n_jobs, "job")):
+        values = np.asarray(getattr(schedule, name))
+        if values.shape != (size,) or not (values.size == 0 or np.issubdtype(values.dtype, np.integer)):
+            findings.add(1, lambda _, n=name, v=values, s=size, w=what: f"{n} has shape {v.shape} and dtype "
+                                                                        f"{v.dtype}; expected {s} integers (one "
+                                                                        f"per {w})", "")
+            return None, None
+        arrays.append(values.astype(np.int64))
+    return arrays[0], arrays[1]
+
+
+def _check_openshop_tasks(instance: OpenShopInstance, start: np.ndarray, findings: _Findings) -> None:
+    """Starts >= 0 and >= the job's arrival; per machine, [start, start + p) disjoint."""
+    job = instance.task_job()
+    release = instance.arrival[job]
+    negative = np.flatnonzero(start < 0)
+    findings.add(negative.size, lambda i: f"task {negative[i]} (job {instance.job_id[job[negative[i]]]}) starts at "
+                                          f"t={start[negative[i]]} < 0", "negative starts")
+    early = np.flatnonzero((start < release) & (start >= 0))
+    findings.add(early.size, lambda i: f"task {early[i]} (job {instance.job_id[job[early[i]]]}, machine "
+                                       f"{instance.task_machine[early[i]]}) starts at t={start[early[i]]}, before "
+                                       f"its job arrives at t={release[early[i]]}", "starts before arrival")
+    by = np.lexsort((start, instance.task_machine))
+    end = start + instance.task_time
+    clash = np.flatnonzero((instance.task_machine[by][1:] == instance.task_machine[by][:-1])
+                           & (start[by][1:] < end[by][:-1]))
+    a, b = by[clash], by[clash + 1]
+    findings.add(clash.size, lambda i: f"machine {instance.task_machine[a[i]]} runs task {a[i]} (job "
+                                       f"{instance.job_id[job[a[i]]]}) during [{start[a[i]]}, {end[a[i]]}) and task "
+                                       f"{b[i]} (job {instance.job_id[job[b[i]]]}) from t={start[b[i]]}, before the "
+                                       "first ends", "overlaps")
+
+
+def _check_openshop_completion(instance: OpenShopInstance, start: np.ndarray, completion: np.ndarray,
+                               findings: _Findings) -> None:
+    """C_j = max over the job's tasks of start + p (Eq. (1)); the arrival for a job without tasks."""
+    expected = instance.arrival.astype(np.int64)
+    has_tasks = np.diff(instance.indptr) > 0
+    if instance.n_tasks:
+        expected[has_tasks] = np.maximum.reduceat(start + instance.task_time, instance.indptr[:-1][has_tasks])
+    wrong = np.flatnonzero(completion != expected)
+    findings.add(wrong.size, lambda i: f"job {instance.job_id[wrong[i]]} is said to complete at "
+                                       f"t={completion[wrong[i]]}, but its last task ends at t={expected[wrong[i]]}"
+                                       if has_tasks[wrong[i]] else
+                                       f"job {instance.job_id[wrong[i]]} has no task and should complete at its "
+                                       f"arrival t={expected[wrong[i]]}, not t={completion[wrong[i]]}",
+                 "wrong completion times")
+
+
+# -- MOSP: multi-organization schedules (TPDS'11) --------------------------------------------------------
+
+def check_mosp_schedule(instance: MospInstance, schedule: MospSchedule, *, local_order: str = "hf",
+                        delay_reference: MospSchedule | None = None, makespan_bound: float | None = None,
+                        local_constraint: bool = True, seed: int = 0) -> None:
+    """Raise `InvalidScheduleError` listing every rule of the MOSP model `schedule` breaks; silent if valid.
+
+    Implements the rules of Dutot, Pascual, Rzadca, Trystram, "Approximation algorithms for the
+    multi-organization scheduling problem" (IEEE TPDS 2011), §2.1–§2.2: every job runs once, on one cluster with
+    at least q processors, from an integer start >= 0 for exactly p; at every instant a cluster's running jobs
+    ([start, start + p)) use at most its m_k processors; and constraint (1), C_max(O_k) <= C_max^loc(O_k) for every
+    organization k. Checked independently of the algorithms: a sweep over each cluster's sorted start/end events;
+    only C_max^loc comes from `fairsched.mosp.policies.local.local_schedule`.
+
+    Parameters
+    ----------
+    instance, schedule : the `fairsched.mosp.instance` objects (row j of the schedule is job j).
+    local_order, seed : the local policy defining C_max^loc (hf, lpt, spt, rnd); `seed` seeds rnd.
+    delay_reference : a schedule no job may start later than (ILBA's input: Prop. 11).
+    makespan_bound : C_max must not exceed it (e.g. 3LB for MOCCA, Theorem 1); floats get a 1e-9 relative slack
+        for the rounding of LB = W/m.
+    local_constraint : check constraint (1) (off for the paper's §7.3 runs without the HF fall-back).
+    """
+    findings = _Findings(_SHOWN_IN_ERROR)
+    rows = _mosp_rows(instance, schedule, findings)
+    if rows is not None:
+        cluster, start, end = rows
+        _check_mosp_capacity(instance, cluster, start, end, findings)
+        if local_constraint:
+            _check_mosp_local(instance, end, local_order, seed, findings)
+        if makespan_bound is not None:
+            _check_mosp_bound(instance, end, makespan_bound, findings)
+        if delay_reference is not None:
+            _check_mosp_delays(instance, start, delay_reference, findings)
+    if findings.total:
+        raise InvalidScheduleError(
+            f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the MOSP model's "
+            f"rules in {findings.total} place(s):\n  - " + "\n  - ".join(findings.messages)
+            + "\nA schedule produced by fairsched's algorithms should never fail this check: please report it.")
+
+
+def _mosp_rows(instance: MospInstance, schedule: MospSchedule,
+               findings: _Findings) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Shape, integer type, cluster range, start >= 0 and width <= m_cluster; None when later checks cannot run."""
+    n, n_orgs = instance.n_jobs, instance.n_orgs
+    raw_cluster, raw_start = np.asarray(schedule.cluster), np.asarray(schedule.start)
+    if raw_cluster.shape != (n,) or raw_start.shape != (n,) or not (
+            np.issubdtype(raw_cluster.dtype, np.integer) and np.issubdtype(raw_start.dtype, np.integer)):
+        findings.add(1, lambda _: f"the schedule has cluster {raw_cluster.shape} {raw_cluster.dtype} and start "
+                                  f"{raw_start.shape} {raw_start.dtype}; expected one integer cluster and one "
+                                  f"integer start per job ({n} jobs): every job runs exactly once", "")
+        return None
+    cluster, start = raw_cluster.astype(np.int64), raw_start.astype(np.int64)
+    job = instance.job_id
+    unknown = np.flatnonzero((cluster < 0) | (cluster >= n_orgs))
+    findings.add(unknown.size, lambda i: f"job {job[unknown[i]]} (row {unknown[i]}) runs on cluster "
+                                         f"{cluster[unknown[i]]}; expected one of the clusters 0..{n_orgs - 1}",
+                 "jobs on unknown clusters")
+    early = np.flatnonzero(start < 0)
+    findings.add(early.size, lambda i: f"job {job[early[i]]} (row {early[i]}) starts at t={start[early[i]]}; "
+                                       "every job is available at 0 and starts at t >= 0", "negative starts")
+    if unknown.size:
+        return None
+    wide = np.flatnonzero(instance.width > instance.procs[cluster])
+    findings.add(wide.size, lambda i: f"job {job[wide[i]]} (row {wide[i]}) needs {instance.width[wide[i]]} "
+                                      f"processors but runs on cluster {cluster[wide[i]]} of "
+                                      f"{instance.procs[cluster[wide[i]]]}", "jobs on too small clusters")
+    return cluster, start, start + instance.runtime
+
+
+def _check_mosp_capacity(instance: MospInstance, cluster: np.ndarray, start: np.ndarray, end: np.ndarray,
+                         findings: _Findings) -> None:
+    """Sweep each cluster's events sorted by time; the usage after all changes at t ([start, end)) is <= m_k.
+    Events are sorted by (cluster, time); each cluster's changes sum to 0, so one running sum serves all."""
+    on = np.concatenate((cluster, cluster))
+    times = np.concatenate((start, end))
+    delta = np.concatenate((instance.width, -instance.width))
+    order = np.lexsort((times, on))
+    on, times, used = on[order], times[order], np.cumsum(delta[order])
+    last = np.append((on[1:] != on[:-1]) | (times[1:] != times[:-1]), True)
+    over = np.flatnonzero(last & (used > instance.procs[on]))
+
+    def describe(i: int) -> str:
+        c, t = on[over[i]], times[over[i]]
+        running = np.flatnonzero((cluster == c) & (start <= t) & (end > t))
+        return (f"at t={t} cluster {c} runs jobs {instance.job_id[running][:8].tolist()}"
+                f"{'...' if running.size > 8 else ''} using {used[over[i]]} processors, more than its "
+                f"{instance.procs[c]}")
+
+    findings.add(over.size, describe, "instants over capacity")
+
+
+def _check_mosp_local(instance: MospInstance, end: np.ndarray, local_order: str, seed: int,
+                      findings: _Findings) -> None:
+    """Constraint (1) of TPDS'11 §2.2: no organization finishes later than with its local schedule."""
+    from fairsched.mosp.policies.local import local_schedule  # the only algorithm the validator relies on
+
+    local = local_schedule(instance, order=local_order, seed=seed)
+    mine = np.zeros(instance.n_orgs, dtype=np.int64)
+    alone = np.zeros(instance.n_orgs, dtype=np.int64)
+    np.maximum.at(mine, instance.owner, end)
+    np.maximum.at(alone, instance.owner, local.start + instance.runtime)
+    worse = np.flatnonzero(mine > alone)
+    findings.add(worse.size, lambda i: f"organization {worse[i]} finishes at t={mine[worse[i]]}, later than "
+                                       f"t={alone[worse[i]]} with its local {local_order} schedule (constraint "
+                                       "(1): it would rather leave the grid)", "organizations worse off")
+
+
+def _check_mosp_bound(instance: MospInstance, end: np.ndarray, bound: float, findings: _Findings) -> None:
+    c_max = int(end.max(initial=0))
+    slack = 1e-9 * max(1.0, abs(float(bound))) if isinstance(bound, float) else 0
+    if c_max > bound + slack:
+        last = int(np.argmax(end))
+        findings.add(1, lambda _: f"C_max = {c_max} (job {instance.job_id[last]}) exceeds the bound {bound}", "")
+
+
+def _check_mosp_delays(instance: MospInstance, start: np.ndarray, reference: MospSchedule,
+                       findings: _Findings) -> None:
+    """No job starts later than in `reference` (TPDS'11 Prop. 11 for ILBA)."""
+    ref = np.asarray(reference.start)
+    if ref.shape != start.shape:
+        findings.add(1, lambda _: f"the delay reference has {ref.size} starts for {start.size} jobs", "")
+        return
+    late = np.flatnonzero(start > ref)
+    findings.add(late.size, lambda i: f"job {instance.job_id[late[i]]} (row {late[i]}) starts at "
+                                      f"t={start[late[i]]}, later than t={ref[late[i]]} in the reference schedule",
+                 "delayed jobs")

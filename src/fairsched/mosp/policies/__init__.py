@@ -1,0 +1,8 @@
+"""MOSP algorithms, one module per algorithm (TPDS'11): ``local``, ``mocca`` (Algorithms 1–3), ``mocca_exp``
+(§7.1), ``mocca_alpha`` (Algorithm 4), ``ilba`` (§6). `ALGORITHMS` maps the registered names ``local``, ``mocca``,
+``mocca-exp``, ``mocca4``, ``ilba`` and ``mocca+ilba`` to functions ``(instance, *, local_order, seed)``.
+"""
+
+from fairsched.mosp.policies._registry import ALGORITHMS, get_algorithm
+
+__all__ = ["ALGORITHMS", "get_algorithm"]

@@ -1,0 +1,335 @@
+"""Replication of TPDS'11 §7: scores of local scheduling, MOCCA and MOCCA+ILBA on random MOSP instances.
+
+Reference: P.-F. Dutot, F. Pascual, K. Rzadca, D. Trystram, "Approximation algorithms for the multi-organization
+scheduling problem", IEEE TPDS 22(11), 2011, §7. The score of an algorithm on an instance is
+s = C_max / max(W̄, p_max) (§7.1), an upper bound on its approximation ratio; 1 means provably optimal.
+Set-up, as replicated here:
+
+* ``homogeneous`` (§7.2, Fig. 8–9): ``uni`` and ``swf`` instances (`fairsched.mosp.generate`), N ∈ {2, 5, 10, 20},
+  n ∈ {10, 50, 100, 500}, m ∈ {32, 128, 512}, 50 instances per combination (4,800); algorithms ``local`` (HF),
+  ``mocca-exp`` (the §7.1 variant the paper ran) and ``mocca+ilba``. Rows average over n and m (per N), over N and
+  m (per n), over everything (per distribution), and local on ``uni`` without n = 10 (per N, the §7.2.1 figures).
+* ``local-policies`` (§7.3, Fig. 10): the same ``uni`` and ``swf`` instances; local order HF, LPT, SPT or RND, the
+  experimental MOCCA cutting at 3LB or 4LB (without the fall-back to HF local schedules of MOCCA(α), as the paper
+  says it did; with compaction, as in every experiment of §7), then ILBA. The paper does not say whether the
+  4,800 instances were all reused; we reuse them.
+* ``heterogeneous`` (§7.4): N = 10, m_k ~ Pareto(shape a, minimum 128, cut off at 1024), a ∈ {1, …, 10}. The paper
+  has 6,000 instances but not how they split; we use n ∈ {10, 50, 100, 500} and 75 instances per (distribution, a,
+  n) = 6,000.
+
+``quick`` runs 5 instances per combination instead of 50 (75 → 8 for heterogeneous). Every instance has its own
+seed, derived from the one ``seed`` and the instance's coordinates (`numpy.random.SeedSequence`), so results do not
+depend on ``jobs`` (the number of worker processes) or on which experiments run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairsched.errors import ConfigError, InvalidScheduleError
+from fairsched.mosp.generate import generate, heterogeneous_procs
+from fairsched.mosp.instance import MospInstance
+from fairsched.mosp.metrics import makespan, score
+from fairsched.mosp.policies.ilba import ilba
+from fairsched.mosp.policies.local import local_schedule
+from fairsched.mosp.policies.mocca_exp import mocca_experimental
+from fairsched.validate import check_mosp_schedule
+
+__all__ = ["EXPERIMENTS", "PAPER_NOTES", "TPDS11Config", "TPDS11Result", "run", "to_json"]
+
+EXPERIMENTS: tuple[str, ...] = ("homogeneous", "local-policies", "heterogeneous")
+DISTS: tuple[str, ...] = ("uni", "swf")
+ORGS: tuple[int, ...] = (2, 5, 10, 20)
+JOBS: tuple[int, ...] = (10, 50, 100, 500)
+PROCS: tuple[int, ...] = (32, 128, 512)
+LOCAL_ORDERS: tuple[str, ...] = ("hf", "lpt", "spt", "rnd")
+THRESHOLDS: tuple[int, ...] = (3, 4)
+PARETO_SHAPES: tuple[int, ...] = tuple(range(1, 11))
+HOMOGENEOUS_ALGORITHMS: tuple[str, ...] = ("local", "mocca-exp", "mocca+ilba")
+HETEROGENEOUS_ORGS = 10
+ALL = "all"
+OPTIMAL_TOLERANCE = 1e-9  # score 1 up to float rounding of LB = W̄ (a ratio of integers)
+
+ProgressCallback = Callable[[str, int, int], None]
+"""Called as ``progress(description, done, total)`` as instances finish."""
+
+# Paper values (§7.2.1, §7.2.2, §7.3, §7.4), keyed by (experiment, dist, orgs, jobs, algorithm, local_order).
+PAPER: dict[tuple[str, str, Any, Any, str, str], float] = {
+    ("homogeneous", "uni", ALL, ALL, "mocca-exp", "hf"): 2.40,
+    ("homogeneous", "uni", ALL, ALL, "mocca+ilba", "hf"): 1.24,
+    ("homogeneous", "swf", ALL, ALL, "mocca-exp", "hf"): 1.16,
+    ("homogeneous", "swf", ALL, ALL, "mocca+ilba", "hf"): 1.03,
+    ("homogeneous", "uni", 2, "50-500", "local", "hf"): 1.57,
+    ("homogeneous", "uni", 5, "50-500", "local", "hf"): 3.00,
+    ("homogeneous", "uni", 10, "50-500", "local", "hf"): 4.93,
+    ("homogeneous", "uni", 20, "50-500", "local", "hf"): 7.35,
+    ("local-policies", "uni", ALL, ALL, "mocca3+ilba", "lpt"): 1.2422,
+    ("local-policies", "swf", ALL, ALL, "mocca3+ilba", "lpt"): 1.0113,
+}
+PAPER_NOTES: tuple[str, ...] = (
+    "§7.2.2: ILBA returned score 1 on at least 40 % of the instances, MOCCA on 26 % (optimal_fraction).",
+    "§7.3: every local order × threshold scores 1.01–1.02 on swf and 1.24–1.31 on uni; LPT is best (the paper "
+    "does not say with which threshold; its value is attached to the 3LB rows).",
+    "§7.4: on heterogeneous uni grids ILBA scores 1.12–1.15 (std < 0.04); on swf below 1 + 1e-4.",
+)
+
+
+@dataclass(frozen=True)
+class TPDS11Config:
+    """What `run` replicates; keyword fields with defaults, stored unchanged (checked by `run`).
+
+    Attributes
+    ----------
+    quick : 5 instances per combination instead of 50 (8 instead of 75 for ``heterogeneous``).
+    jobs : worker processes.
+    seed : the one seed every instance's seed derives from.
+    out_dir : if given, `fairsched.report.mosp.write_tpds11_outputs` writes there (the CLI always passes one).
+    experiments : which of `EXPERIMENTS` to run.
+    instances : instances per combination, overriding ``quick`` (both homogeneous and heterogeneous).
+    validate : check every schedule with `fairsched.validate.check_mosp_schedule` (guarantees included).
+    """
+
+    quick: bool = False
+    jobs: int = 1
+    seed: int = 0
+    out_dir: Path | None = None
+    experiments: tuple[str, ...] = EXPERIMENTS
+    instances: int | None = None
+    validate: bool = True
+
+
+@dataclass
+class TPDS11Result:
+    """What `run` measured.
+
+    Attributes
+    ----------
+    config : the configuration run.
+    rows : the issue's row schema (experiment, dist, orgs, jobs, procs, algorithm, local_order, threshold, mean,
+        std, optimal_fraction, instances, paper_mean), one per aggregate.
+    scores : one row per (instance, algorithm): experiment, dist, orgs, jobs, procs, shape, index, algorithm,
+        local_order, threshold, score, lb, makespan.
+    notes : what the paper says that does not fit a row.
+    elapsed_s : wall-clock seconds.
+    """
+
+    config: TPDS11Config
+    rows: list[dict[str, Any]]
+    scores: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """One instance to generate and solve; `procs` is m (homogeneous) or the Pareto shape (heterogeneous)."""
+
+    experiment: str
+    dist: str
+    orgs: int
+    jobs: int
+    procs: int
+    shape: int
+    index: int
+    seed: int
+    validate: bool
+
+
+def run(config: TPDS11Config, *, progress: ProgressCallback | None = None) -> TPDS11Result:
+    """Replicate TPDS'11 §7 as configured (module docstring).
+
+    Raises
+    ------
+    ConfigError : unknown experiments or bad counts.
+    InvalidScheduleError : a schedule breaks the model or a proven guarantee (a bug, reported clearly).
+    """
+    started = time.perf_counter()
+    _check(config)
+    specs = instance_specs(config)
+    scores = pd.DataFrame.from_records(_solve_all(specs, config.jobs, progress))
+    rows = aggregate(scores)
+    return TPDS11Result(config=config, rows=rows, scores=scores, notes=list(PAPER_NOTES),
+                        elapsed_s=time.perf_counter() - started)
+
+
+def instance_specs(config: TPDS11Config) -> list[_Spec]:
+    """Every instance the configuration needs; ``local-policies`` reuses the homogeneous instances."""
+    homogeneous = config.instances if config.instances is not None else (5 if config.quick else 50)
+    heterogeneous = config.instances if config.instances is not None else (8 if config.quick else 75)
+    wanted = set(config.experiments)
+    specs = []
+    if wanted & {"homogeneous", "local-policies"}:
+        tag = "+".join(e for e in EXPERIMENTS[:2] if e in wanted)
+        specs += [_Spec(tag, dist, n_orgs, n_jobs, m, 0, i, _seed(config.seed, 0, d, n_orgs, n_jobs, m, i),
+                        config.validate)
+                  for d, dist in enumerate(DISTS) for n_orgs in ORGS for n_jobs in JOBS for m in PROCS
+                  for i in range(homogeneous)]
+    if "heterogeneous" in wanted:
+        specs += [_Spec("heterogeneous", dist, HETEROGENEOUS_ORGS, n_jobs, 0, shape, i,
+                        _seed(config.seed, 1, d, shape, n_jobs, 0, i), config.validate)
+                  for d, dist in enumerate(DISTS) for shape in PARETO_SHAPES for n_jobs in JOBS
+                  for i in range(heterogeneous)]
+    return specs
+
+
+def _seed(seed: int, *coordinates: int) -> int:
+    """A 63-bit seed for one instance, from the run's seed and the instance's coordinates."""
+    return int(np.random.SeedSequence(seed, spawn_key=coordinates).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def _check(config: TPDS11Config) -> None:
+    unknown = [e for e in config.experiments if e not in EXPERIMENTS]
+    if unknown or not config.experiments:
+        raise ConfigError(f"experiments={config.experiments!r}: choose from {', '.join(EXPERIMENTS)}")
+    if config.instances is not None and (not isinstance(config.instances, int) or config.instances < 1):
+        raise ConfigError(f"instances={config.instances!r}: expected an integer >= 1")
+    if not isinstance(config.jobs, int) or config.jobs < 1:
+        raise ConfigError(f"jobs={config.jobs!r}: expected an integer >= 1 (worker processes)")
+
+
+def _solve_all(specs: list[_Spec], workers: int, progress: ProgressCallback | None) -> Iterator[dict[str, Any]]:
+    """Score records of every spec, in spec order; chunks of specs go to worker processes."""
+    chunks = [specs[i:i + 40] for i in range(0, len(specs), 40)]
+    done = 0
+    if progress is not None:
+        progress("instances", 0, len(specs))
+    if workers == 1:
+        results: Iterator[list[dict[str, Any]]] = map(_solve_chunk, chunks)
+        for records, chunk in zip(results, chunks, strict=True):
+            done += len(chunk)
+            if progress is not None:
+                progress("instances", done, len(specs))
+            yield from records
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        for records, chunk in zip(pool.map(_solve_chunk, chunks), chunks, strict=True):
+            done += len(chunk)
+            if progress is not None:
+                progress("instances", done, len(specs))
+            yield from records
+
+
+def _solve_chunk(specs: list[_Spec]) -> list[dict[str, Any]]:
+    return [record for spec in specs for record in solve_instance(spec)]
+
+
+def build_instance(spec: _Spec) -> MospInstance:
+    """The instance of one spec: homogeneous clusters of ``spec.procs``, or Pareto clusters of ``spec.shape``."""
+    rng = np.random.default_rng(spec.seed)
+    if spec.shape:
+        procs = heterogeneous_procs(spec.orgs, rng, shape=float(spec.shape))
+    else:
+        procs = np.full(spec.orgs, spec.procs, dtype=np.int64)
+    return generate(spec.dist, n_orgs=spec.orgs, n_jobs=spec.jobs, procs=procs, seed=rng)
+
+
+def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
+    """Score records of every algorithm the spec's experiment runs on its instance."""
+    instance = build_instance(spec)
+    lb = instance.lower_bound()
+    runs: list[tuple[str, str, str, int, Any]] = []
+    if spec.experiment in ("homogeneous", "homogeneous+local-policies", "heterogeneous"):
+        experiment = "heterogeneous" if spec.shape else "homogeneous"
+        local = local_schedule(instance, order="hf")
+        mocca = mocca_experimental(instance, local_order="hf")
+        runs += [(experiment, "local", "hf", 0, local), (experiment, "mocca-exp", "hf", 3, mocca),
+                 (experiment, "mocca+ilba", "hf", 3, ilba(instance, mocca))]
+        _validate(spec, instance, mocca, bound=3 * lb if _fits_everywhere(instance) else None)
+        _validate(spec, instance, runs[-1][4], delay_reference=mocca)
+    if "local-policies" in spec.experiment:
+        for order in LOCAL_ORDERS:
+            for threshold in THRESHOLDS:
+                moved = mocca_experimental(instance, alpha=float(threshold), local_order=order, seed=spec.seed)
+                runs.append(("local-policies", f"mocca{threshold}+ilba", order, threshold, ilba(instance, moved)))
+                _validate(spec, instance, runs[-1][4], local_order=order, constraint=False)
+    records = []
+    for experiment, algorithm, order, threshold, schedule in runs:
+        value = score(instance, schedule)
+        records.append({"experiment": experiment, "dist": spec.dist, "orgs": spec.orgs, "jobs": spec.jobs,
+                        "procs": spec.procs, "shape": spec.shape, "index": spec.index, "algorithm": algorithm,
+                        "local_order": order, "threshold": threshold, "score": value, "lb": lb,
+                        "makespan": makespan(instance, schedule)})
+    return records
+
+
+def _fits_everywhere(instance: MospInstance) -> bool:
+    return bool(instance.n_jobs == 0 or instance.width.max() <= instance.procs.min())
+
+
+def _validate(spec: _Spec, instance: MospInstance, schedule: Any, *, bound: float | None = None,
+              delay_reference: Any = None, local_order: str = "hf", constraint: bool = True) -> None:
+    if not spec.validate:
+        return
+    try:
+        check_mosp_schedule(instance, schedule, local_order=local_order, makespan_bound=bound,
+                            delay_reference=delay_reference, local_constraint=constraint)
+    except InvalidScheduleError as exc:
+        raise InvalidScheduleError(f"{spec}: {exc}") from exc
+
+
+def aggregate(scores: pd.DataFrame) -> list[dict[str, Any]]:
+    """The issue's rows: mean, std and fraction of score 1 over groups of instances (module docstring)."""
+    rows: list[dict[str, Any]] = []
+    if scores.empty:
+        return rows
+    homogeneous = scores[scores["experiment"] == "homogeneous"]
+    policies = scores[scores["experiment"] == "local-policies"]
+    hetero = scores[scores["experiment"] == "heterogeneous"]
+    for frame, by, fixed in (
+        (homogeneous, ["dist", "algorithm"], {"orgs": ALL, "jobs": ALL, "procs": ALL}),
+        (homogeneous, ["dist", "orgs", "algorithm"], {"jobs": ALL, "procs": ALL}),
+        (homogeneous, ["dist", "jobs", "algorithm"], {"orgs": ALL, "procs": ALL}),
+        (homogeneous[(homogeneous["jobs"] != 10) & (homogeneous["algorithm"] == "local")],
+         ["dist", "orgs", "algorithm"], {"jobs": "50-500", "procs": ALL}),
+        (policies, ["dist", "algorithm", "local_order"], {"orgs": ALL, "jobs": ALL, "procs": ALL}),
+        (policies, ["dist", "orgs", "algorithm", "local_order"], {"jobs": ALL, "procs": ALL}),
+        (hetero, ["dist", "shape", "algorithm"], {"orgs": HETEROGENEOUS_ORGS, "jobs": ALL}),
+    ):
+        rows += _group_rows(frame, by, fixed)
+    return rows
+
+
+def _group_rows(frame: pd.DataFrame, by: list[str], fixed: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    if frame.empty:
+        return rows
+    for key, group in frame.groupby(by, sort=False):
+        values = dict(zip(by, key, strict=True))
+        first = group.iloc[0]
+        experiment = str(first["experiment"])
+        row = {"experiment": experiment, "dist": values["dist"],
+               "orgs": _plain(values.get("orgs", fixed.get("orgs"))),
+               "jobs": _plain(values.get("jobs", fixed.get("jobs"))),
+               "procs": f"pareto a={int(values['shape'])}" if "shape" in values else fixed.get("procs", ALL),
+               "algorithm": values["algorithm"], "local_order": str(values.get("local_order", first["local_order"])),
+               "threshold": int(first["threshold"]) or None,
+               "mean": float(group["score"].mean()), "std": float(group["score"].std(ddof=0)),
+               "optimal_fraction": float((group["score"] <= 1 + OPTIMAL_TOLERANCE).mean()),
+               "instances": len(group)}
+        row["paper_mean"] = PAPER.get((experiment, row["dist"], row["orgs"], row["jobs"], row["algorithm"],
+                                       row["local_order"]))
+        rows.append(row)
+    return rows
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars -> int/str for JSON and table keys."""
+    return value if isinstance(value, str) else int(value)
+
+
+def to_json(result: TPDS11Result, outputs: dict[str, Path] | None = None) -> dict[str, Any]:
+    """The ``--json`` document: ``{"rows": [...], "notes", "config", "elapsed_s", "outputs"}``."""
+    config = {name: getattr(result.config, name) for name in ("quick", "jobs", "seed", "experiments", "instances")}
+    return {"rows": result.rows, "notes": result.notes, "config": config, "instances": int(
+        result.scores[["dist", "orgs", "jobs", "procs", "shape", "index"]].drop_duplicates().shape[0])
+        if not result.scores.empty else 0,
+        "elapsed_s": result.elapsed_s, "outputs": {k: str(v) for k, v in (outputs or {}).items()}}

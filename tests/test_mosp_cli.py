@@ -1,0 +1,163 @@
+"""``fairsched mosp`` and ``fairsched replicate tpds11``: the pipeline (`fairsched.mosp.experiment`), the report
+files, the JSON documents and the error boundary; the TPDS'11 replication on a tiny configuration."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from fairsched import cli
+from fairsched.mosp.experiment import MospConfig, run_mosp
+from fairsched.mosp.io import read_instance
+from fairsched.replicate import tpds11
+from fairsched.report.mosp import write_tpds11_outputs
+from tests.conftest import trace_path
+
+runner = CliRunner()
+
+# Two organizations: org 0 has 8 unit-wide jobs of length 4 on a 2-processor cluster (local makespan 16), org 1
+# one job on its 2 processors (makespan 4). Sharing lets org 1's idle cluster take half of org 0's work.
+HAND = """{
+  "clusters": [{"org": 0, "procs": 2}, {"org": 1, "procs": 2}],
+  "jobs": [
+""" + ",\n".join(f'    {{"id": {i}, "owner": 0, "runtime": 4, "procs": 1}}' for i in range(8)) + """,
+    {"id": 8, "owner": 1, "runtime": 4, "procs": 2}
+  ]
+}
+"""
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        cli.main(args)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_hand_instance_every_algorithm_keeps_the_local_constraint(tmp_path: Path) -> None:
+    """LB = max(W / Σm, p_max) = max(40 / 4, 4) = 10; all jobs last 4, so the optimum is 12 (cluster 1 runs org 1's
+    job on [0, 4) then two of org 0's jobs side by side until 12, cluster 0 the other six on [0, 12)). MOCCA moves
+    nothing (3LB = 30 exceeds every local makespan); ILBA reschedules cluster 0's jobs to the earliest strips and
+    reaches 12."""
+    path = tmp_path / "hand.json"
+    path.write_text(HAND)
+    for algorithm in ("local", "mocca", "mocca-exp", "mocca4", "ilba", "mocca+ilba"):
+        report = run_mosp(MospConfig(instance=path, algorithm=algorithm))
+        assert report.lower_bound == 10.0
+        assert report.org_local.tolist() == [16, 4]
+        assert (report.org_coop <= report.org_local).all()
+        assert 12 <= report.makespan <= 16
+    assert run_mosp(MospConfig(instance=path, algorithm="mocca")).makespan == 16
+    assert run_mosp(MospConfig(instance=path, algorithm="ilba")).makespan == 12
+
+
+def test_cli_json_and_output_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    code, stdout, err = run_main(["mosp", "--orgs", "4", "--jobs", "60", "--procs", "16", "--seed", "3", "--out",
+                                  str(out), "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(stdout)
+    assert doc["orgs"] == 4 and doc["jobs"] == 60 and doc["local_constraint_holds"] is True
+    assert doc["score"] >= 1.0 - 1e-12 and doc["makespan"] <= doc["makespan_local"]
+    assert [o["makespan"] <= o["makespan_local"] for o in doc["organizations"]] == [True] * 4
+    for name in ("instance.json", "schedule.csv", "gantt.png", "gantt_local.png", "report.json"):
+        assert (out / name).stat().st_size > 0
+    schedule = pd.read_csv(out / "schedule.csv")
+    assert schedule.columns.tolist() == ["job", "owner", "cluster", "start", "end", "procs", "runtime"]
+    assert int(schedule["end"].max()) == doc["makespan"]
+    # The written instance, read back, gives the same makespan (same algorithm, deterministic).
+    code, again, _ = run_main(["mosp", "--instance", str(out / "instance.json"), "--json"], capsys)
+    assert code == 0 and json.loads(again)["makespan"] == doc["makespan"]
+    assert read_instance(out / "instance.json").n_jobs == 60
+
+
+def test_cli_table_names_the_organizations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, _ = run_main(["mosp", "--generate", "swf", "--orgs", "3", "--jobs", "30"], capsys)
+    assert code == 0 and "cooperative C_max" in stdout and "score C_max / LB" in stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["mosp", "--algorithm", "magic"], "--algorithm 'magic': choose one of local, mocca"),
+    (["mosp", "--generate", "zipf"], "--generate 'zipf': choose one of uni, swf, trace"),
+    (["mosp", "--generate", "trace"], "--generate trace needs --trace FILE"),
+])
+def test_user_errors_exit_2_in_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, err = run_main(args, capsys)
+    assert code == 2 and stdout == "" and err.startswith("error: ") and message in err
+    assert "Traceback" not in err
+
+
+def test_bad_instance_file_names_file_line_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(HAND.replace('"id": 3, "owner": 0, "runtime": 4', '"id": 3, "owner": 0, "runtime": 0'))
+    code, _, err = run_main(["mosp", "--instance", str(path)], capsys)
+    assert code == 2 and f"{path}:7:" in err and "runtime" in err
+
+
+def test_trace_instance_from_a_real_trace(capsys: pytest.CaptureFixture[str]) -> None:
+    trace = trace_path("SDSC-SP2-1998-4.2-cln.swf.gz")
+    code, stdout, err = run_main(["mosp", "--generate", "trace", "--trace", str(trace), "--orgs", "5", "--jobs",
+                                  "200", "--procs", "128", "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(stdout)
+    assert doc["jobs"] == 200 and doc["local_constraint_holds"] and doc["score"] <= doc["score_local"] + 1e-12
+
+
+# ------------------------------------------------------------------------------------------------- TPDS'11
+
+TINY = {"instances": 1}
+
+
+@pytest.fixture(scope="module")
+def tiny() -> tpds11.TPDS11Result:
+    return tpds11.run(tpds11.TPDS11Config(**TINY))
+
+
+def test_tiny_replication_rows(tiny: tpds11.TPDS11Result) -> None:
+    keys = ["experiment", "dist", "orgs", "jobs", "procs", "algorithm", "local_order", "threshold", "mean", "std",
+            "optimal_fraction", "instances", "paper_mean"]
+    assert all(list(row) == keys for row in tiny.rows)
+    by = {(r["experiment"], r["dist"], r["orgs"], r["jobs"], r["algorithm"], r["local_order"]): r for r in tiny.rows}
+    overall = by[("homogeneous", "uni", "all", "all", "mocca+ilba", "hf")]
+    assert overall["instances"] == 4 * 4 * 3 and overall["paper_mean"] == 1.24
+    assert by[("homogeneous", "uni", 20, "50-500", "local", "hf")]["instances"] == 3 * 3
+    assert all(0.0 <= r["optimal_fraction"] <= 1.0 and r["mean"] >= 1.0 - 1e-9 for r in tiny.rows)
+    # ILBA never makes MOCCA's schedule longer, instance by instance (it never delays a job).
+    scores = tiny.scores.set_index(["experiment", "dist", "orgs", "jobs", "procs", "shape", "index", "algorithm"])
+    mocca = scores.xs("mocca-exp", level="algorithm")["score"]
+    improved = scores.xs("mocca+ilba", level="algorithm")["score"]
+    assert (improved <= mocca + 1e-12).all()
+    hetero = [r for r in tiny.rows if r["experiment"] == "heterogeneous"]
+    assert {r["procs"] for r in hetero} == {f"pareto a={a}" for a in range(1, 11)}
+    assert {(r["algorithm"], r["local_order"]) for r in tiny.rows if r["experiment"] == "local-policies"} == {
+        (f"mocca{t}+ilba", o) for t in (3, 4) for o in ("hf", "lpt", "spt", "rnd")}
+
+
+def test_tiny_replication_is_deterministic_and_worker_independent(tiny: tpds11.TPDS11Result) -> None:
+    again = tpds11.run(tpds11.TPDS11Config(**TINY, jobs=2, experiments=("homogeneous",)))
+    mine = tiny.scores[tiny.scores["experiment"] == "homogeneous"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(again.scores.reset_index(drop=True), mine)
+
+
+def test_replication_outputs_and_json(tiny: tpds11.TPDS11Result, tmp_path: Path) -> None:
+    written = write_tpds11_outputs(tiny, tmp_path)
+    assert {"rows.csv", "scores.csv", "homogeneous.png", "local_policies.png", "heterogeneous.png",
+            "report.json"} <= set(written)
+    doc = json.loads((tmp_path / "report.json").read_text())
+    assert len(doc["rows"]) == len(tiny.rows) and doc["instances"] == 2 * 48 + 2 * 10 * 4
+    assert np.isclose(pd.read_csv(tmp_path / "scores.csv")["score"].mean(), tiny.scores["score"].mean())
+
+
+def test_replication_rejects_unknown_experiments() -> None:
+    from fairsched.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="choose from homogeneous, local-policies, heterogeneous"):
+        tpds11.run(tpds11.TPDS11Config(experiments=("fig11",)))
