@@ -1,0 +1,53 @@
+"""Multi-task jobs with max-min fair completion times: the concurrent open shop of Shafiee & Ghaderi.
+
+Reference: M. Shafiee, J. Ghaderi, "On max-min fairness of completion times for multi-task job scheduling",
+IFIP Networking 2020 (Networking'20; text in /work/shared/papers/004_c722e47fc9d723b9.txt).
+
+m machines, n jobs; job j has a task on machine i with processing time p_ij (M_j = machines with p_ij > 0); tasks
+of a job run in parallel, C_j = max_{i∈M_j} C_ij. Max-min fairness of utilities U_j(C_j) (Definition 1); with
+equal utilities, lexicographic min-max of completion times (Lemma 1). By Theorem 1 one job permutation applied on
+every machine suffices.
+
+Modules: `instance` (the data), `engine` (evaluate a permutation or per-machine orders), `policies` (PBA,
+generalized PBA, k-Max-Min, FIFO, SPTF, LUF, exact), `metrics`, `online` (§VII-B). The front door is `solve`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from fairsched.errors import ConfigError
+from fairsched.openshop.engine import evaluate_permutation, evaluate_task_order
+from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
+from fairsched.openshop.online import run_online
+from fairsched.openshop.policies import ALGORITHMS, algorithm_names, get_algorithm
+
+__all__ = ["ALGORITHMS", "OpenShopInstance", "OpenShopSchedule", "algorithm_names", "evaluate_permutation",
+           "evaluate_task_order", "run_online", "solve"]
+
+
+def solve(instance: OpenShopInstance, algorithm: str = "pba", *, utilities: str = "equal", seed: int = 0,
+          k: int | None = None, **params: Any) -> OpenShopSchedule:
+    """Schedule `instance` offline with the named algorithm (one of `ALGORITHMS`).
+
+    `k` is k-Max-Min's number of optimized positions and is refused by the other algorithms; `params` go to the
+    algorithm (e.g. ``eps``, ``tau``) and are checked against its signature.
+
+    Examples
+    --------
+    >>> inst = OpenShopInstance.from_dense([[2, 0], [1, 3], [0, 1]])
+    >>> solve(inst).completion.tolist(), solve(inst, "fifo").completion.tolist()
+    ([2, 4, 1], [2, 3, 4])
+    """
+    algo = get_algorithm(algorithm)
+    if k is not None:
+        params["k"] = k
+    accepted = inspect.signature(algo).parameters
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+        unknown = sorted(set(params) - set(accepted))
+        if unknown:
+            options = sorted(set(accepted) - {"instance", "seed", "utilities"})
+            raise ConfigError(f"algorithm {algorithm!r} takes no parameter {', '.join(unknown)}; its parameters: "
+                              f"{', '.join(options) or 'none'}")
+    return algo(instance, seed=seed, utilities=utilities, **params)
