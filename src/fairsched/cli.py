@@ -25,7 +25,8 @@ from fairsched.errors import ConfigError, FairschedError
 from fairsched.experiment import CompareConfig, ProgressCallback, run_compare
 from fairsched.mosp.experiment import MospConfig, run_mosp
 from fairsched.online.policies import REGISTRY
-from fairsched.replicate import jsspp05, ppam13, spaa13, tpds11
+from fairsched.openshop.experiment import OpenShopConfig, run_openshop
+from fairsched.replicate import jsspp05, networking20, ppam13, spaa13, tpds11
 from fairsched.report.backfill import (
     backfill_json,
     backfill_renderable,
@@ -44,6 +45,13 @@ from fairsched.report.mosp import (
     tpds11_renderable,
     write_mosp_outputs,
     write_tpds11_outputs,
+)
+from fairsched.report.openshop import (
+    networking20_renderable,
+    openshop_json,
+    openshop_renderable,
+    write_networking20_outputs,
+    write_openshop_outputs,
 )
 from fairsched.report.tables import (
     compare_renderable,
@@ -391,6 +399,78 @@ def replicate_tpds11_command(
         _emit_json(tpds11.to_json(result, outputs))
         return
     _console().print(tpds11_renderable(result))
+    for note in result.notes:
+        typer.echo(f"note: {note}")
+    typer.echo(f"outputs written to {out} ({len(outputs)} files, {result.elapsed_s:.0f} s)")
+
+
+_OPENSHOP = "Instance"
+
+
+@app.command("openshop")
+def openshop_command(
+    google: Annotated[Path | None, typer.Option("--google", file_okay=False, rich_help_panel=_OPENSHOP,
+                                                help="Google clusterdata-2011-2 directory (task_events/, "
+                                                     "job_events/).")] = None,
+    instance: Annotated[Path | None, typer.Option("--instance", dir_okay=False, rich_help_panel=_OPENSHOP,
+                                                  help="Instance file (JSON, see docs/openshop.md).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, rich_help_panel=_OPENSHOP,
+                                      help="Jobs of a generated instance (without --google/--instance).")] = 50,
+    machines: Annotated[int | None, typer.Option("--machines", min=1, rich_help_panel=_OPENSHOP,
+                                                 help="Machines of a generated instance (default 10), or how many "
+                                                      "the Google trace's machines are mapped onto (default "
+                                                      "200).")] = None,
+    max_tasks: Annotated[int, typer.Option("--max-tasks", min=1, rich_help_panel=_OPENSHOP,
+                                           help="Google: keep jobs with at most this many tasks.")] = 200,
+    algorithm: Annotated[str, typer.Option("--algorithm", help="Comma-separated: pba, kmaxmin, fifo, sptf, luf, "
+                                           "exact. Default: pba,sptf,fifo (equal) or pba,luf,fifo (linear), as "
+                                           "the paper compares.")] = "",
+    utilities: Annotated[str, typer.Option("--utilities", help="equal (completion times) or linear "
+                                           "(P_j x (tau - t), P_j from the job's priority).")] = "equal",
+    online: Annotated[bool, typer.Option("--online", help="Jobs arrive over time; PBA/k-Max-Min re-plan at "
+                                         "interval boundaries (Sec. VII-B).")] = False,
+    delta0: Annotated[float | None, typer.Option("--delta0", help="Online: delta_0 in seconds. Default: a tenth "
+                                                 "of the arrival span (the paper's ratio).")] = None,
+    k: Annotated[int, typer.Option("--k", min=1, help="k of k-Max-Min.")] = 2,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: machine mapping, generated instance, PBA's "
+                                      "perturbation.")] = 0,
+    out: Annotated[Path | None, typer.Option(file_okay=False, help="Write instance.json, jobs.csv, "
+                                             "jobs_<algorithm>.csv, cdf.png and report.json into DIR.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Order multi-task jobs for max-min fair completion times (Networking'20): PBA, k-Max-Min vs baselines."""
+    sizes = {} if machines is None else {"google_machines" if google is not None else "machines": machines}
+    config = OpenShopConfig(google=google, instance=instance, jobs=jobs, algorithms=_names(algorithm),
+                            utilities=utilities, online=online, k=k, seed=seed, max_tasks=max_tasks, delta0=delta0,
+                            **sizes)
+    report = run_openshop(config)
+    outputs = write_openshop_outputs(report, out) if out is not None else {}
+    if as_json:
+        _emit_json(openshop_json(report, outputs))
+        return
+    _console().print(openshop_renderable(report))
+    if out is not None:
+        typer.echo(f"outputs written to {out} (report: {out / 'report.json'}, figure: {out / 'cdf.png'})")
+
+
+@replicate_app.command("networking20")
+def replicate_networking20_command(
+    quick: Annotated[bool, typer.Option(help="5 of the 10 parts of the Google slice; 50 random instances for the "
+                                        "exact-reach table.")] = False,
+    traces: Traces = None, seed: Annotated[int, typer.Option("--seed", help="The one seed.")] = 0,
+    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
+        "results/networking20"),
+    as_json: Json = False,
+) -> None:
+    """Replicate Networking'20 Sec. VII on the Google slice: PBA vs SPTF, LUF, FIFO, offline and online."""
+    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed, out_dir=out)
+    with _progress(enabled=not as_json) as progress:
+        result = networking20.run(config, progress=progress)
+    outputs = write_networking20_outputs(result, out)
+    if as_json:
+        _emit_json(networking20.to_json(result, outputs))
+        return
+    _console().print(networking20_renderable(result))
     for note in result.notes:
         typer.echo(f"note: {note}")
     typer.echo(f"outputs written to {out} ({len(outputs)} files, {result.elapsed_s:.0f} s)")

@@ -1,0 +1,206 @@
+"""One comparison of multi-task job schedulers: instance -> algorithms (offline or online) -> checked schedules.
+
+What ``fairsched openshop`` does (docs/openshop.md): read the Google trace slice, an instance file, or generate an
+instance; schedule it with one or more algorithms, offline (every job available at 0, Networking'20 §VII-A) or
+online (jobs arrive, δ-intervals, §VII-B); check every schedule with `fairsched.validate.check_openshop_schedule`;
+measure completion times (equal utilities) or linear utilities U_j = P_j·(τ − t) (§VII).
+
+What is measured (§VII): offline, t is the completion time C_j; online, the delay C_j − a_j ("measured from
+arrival of job j", §VII-B2). Linear utilities U_j = P_j·(τ − t) need τ, "the makespan of completing all the jobs (a
+constant just to ensure utilities are positive)" (§VII-A2). Offline no machine idles, so every algorithm's
+makespan is max_i Σ_j p_ij; but with τ exactly that, the job finishing last has utility 0 under *every*
+algorithm, and the paper's "worst utility is 9.5× greater" could not be measured. We take the smallest τ that
+makes every utility positive: the makespan + 1 time unit. Online (the paper does not say) we use the arrival span
++ the largest machine load + δ₀ + 1 unit, a bound on every delay (an interval planner may wait up to δ₀ for its
+next boundary). The algorithms that decide with utilities (generalized PBA, LUF, exact) get the same τ.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fairsched.errors import ConfigError
+from fairsched.openshop import solve
+from fairsched.openshop.generate import random_instance
+from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
+from fairsched.openshop.io import read_instance
+from fairsched.openshop.metrics import summary
+from fairsched.openshop.online import run_online
+from fairsched.openshop.policies import ALGORITHMS
+from fairsched.validate import check_openshop_schedule
+from fairsched.workload.google import GoogleReport, read_google
+
+UTILITIES: tuple[str, ...] = ("equal", "linear")
+# The paper's comparisons (§VII): PBA against SPTF and FIFO with equal utilities, against LUF and FIFO with linear.
+DEFAULT_ALGORITHMS: dict[str, tuple[str, ...]] = {"equal": ("pba", "sptf", "fifo"), "linear": ("pba", "luf", "fifo")}
+
+
+@dataclass(frozen=True)
+class OpenShopConfig:
+    """What `run_openshop` does; keyword fields with defaults, stored unchanged (checked by `run_openshop`).
+
+    Attributes
+    ----------
+    google : directory of the Google clusterdata-2011-2 slice (task_events/, job_events/).
+    instance : an instance file (JSON, `fairsched.openshop.io`).
+    jobs, machines : size of a generated instance (used when neither `google` nor `instance` is given).
+    algorithms : which of `fairsched.openshop.policies.ALGORITHMS`; empty = the paper's three for `utilities`.
+    utilities : ``equal`` (completion times) or ``linear`` (U_j = P_j·(τ − t)).
+    online : jobs arrive over time (§VII-B) instead of all at 0.
+    k : k of k-Max-Min.
+    seed : the one seed (machine mapping, generated instance, PBA's perturbation, k-Max-Min's tail).
+    google_machines, max_tasks : the Google reader's machines and task cap (§VII: 200 and 200).
+    delta0 : δ₀ of the online intervals in seconds; None = a tenth of the arrival span (the paper: 3.3·10⁵ s for
+        3.3·10⁶ s of arrivals).
+    google_parts : which part numbers of the Google slice to read (None: all present).
+    """
+
+    google: Path | None = None
+    instance: Path | None = None
+    jobs: int = 50
+    machines: int = 10
+    algorithms: tuple[str, ...] = ()
+    utilities: str = "equal"
+    online: bool = False
+    k: int = 2
+    seed: int = 0
+    google_machines: int = 200
+    max_tasks: int = 200
+    delta0: float | None = None
+    google_parts: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class AlgorithmOutcome:
+    """One algorithm's checked schedule, per-job times (completion offline, delay online), utilities (linear only),
+    the summary of the measured values (utilities if linear, else times) and the seconds spent in the algorithm."""
+
+    name: str
+    schedule: OpenShopSchedule
+    times: np.ndarray
+    utilities: np.ndarray | None
+    summary: dict[str, float]
+    elapsed_s: float
+
+
+@dataclass(frozen=True)
+class OpenShopReport:
+    """The instance, and every algorithm's outcome (in the order asked).
+
+    Attributes
+    ----------
+    instance : as scheduled (offline: arrivals set to 0).
+    outcomes : name -> `AlgorithmOutcome`; ``times`` are completion times (offline) or delays (online).
+    tau : τ of linear utilities (None with equal utilities).
+    time_unit_s : seconds per time unit of the instance.
+    delta0 : δ₀ used online, in seconds (None offline).
+    google : what the Google reader kept and dropped (None for other sources).
+    """
+
+    config: OpenShopConfig
+    instance: OpenShopInstance
+    source: str
+    outcomes: dict[str, AlgorithmOutcome]
+    tau: float | None
+    time_unit_s: float
+    delta0: float | None
+    google: GoogleReport | None = None
+
+    @property
+    def measure(self) -> str:
+        """What the per-job values are: completion / delay times, or utilities."""
+        if self.config.utilities == "linear":
+            return "utility"
+        return "delay" if self.config.online else "completion time"
+
+
+def run_openshop(config: OpenShopConfig) -> OpenShopReport:
+    """Load the instance, run every algorithm, check and measure each schedule (module docstring).
+
+    Raises
+    ------
+    ConfigError, InputError : bad options or input files.
+    InvalidScheduleError : an algorithm produced an invalid schedule (a bug, reported clearly).
+    """
+    _check(config)
+    instance, source, unit, google = load_instance(config)
+    names = config.algorithms or DEFAULT_ALGORITHMS[config.utilities]
+    delta0 = _delta0(config, instance, unit) if config.online else None
+    if not config.online:  # offline: every job is available at time 0 (§VII-A)
+        instance = replace(instance, arrival=np.zeros(instance.n_jobs, dtype=np.int64))
+    tau = horizon(instance, (delta0 or 0.0) / unit) if config.utilities == "linear" else None
+    outcomes = {}
+    for name in names:
+        params: dict[str, Any] = {"tau": tau} if tau is not None and _accepts(name, "tau") else {}
+        if name == "kmaxmin":
+            params["k"] = config.k
+        started = time.perf_counter()
+        if config.online:
+            schedule = run_online(instance, name, utilities=config.utilities, seed=config.seed, delta0=delta0,
+                                  time_unit=unit, **params)
+        else:
+            schedule = solve(instance, name, utilities=config.utilities, seed=config.seed, **params)
+        elapsed = time.perf_counter() - started
+        check_openshop_schedule(instance, schedule)
+        times = schedule.completion.astype(np.float64) - (instance.arrival if config.online else 0)
+        utilities = None if tau is None else instance.priority * (tau - times)
+        values = times if utilities is None else utilities
+        outcomes[name] = AlgorithmOutcome(name, schedule, times, utilities,
+                                          summary(values, higher_is_better=utilities is not None), elapsed)
+    return OpenShopReport(config=config, instance=instance, source=source, outcomes=outcomes, tau=tau,
+                          time_unit_s=unit, delta0=delta0, google=google)
+
+
+def horizon(instance: OpenShopInstance, delta0_units: float = 0.0) -> float:
+    """τ of linear utilities (module docstring): arrival span + largest machine load + δ₀ + 1 time unit."""
+    if instance.n_jobs == 0:
+        return 1.0
+    span = int(instance.arrival.max() - instance.arrival.min())
+    return float(span + int(instance.machine_loads().max(initial=0)) + math.ceil(delta0_units) + 1)
+
+
+def load_instance(config: OpenShopConfig) -> tuple[OpenShopInstance, str, float, GoogleReport | None]:
+    """(instance, where it came from, seconds per time unit, the Google reader's report) for the configured source."""
+    if config.google is not None:
+        instance, report = read_google(config.google, machines=config.google_machines, max_tasks=config.max_tasks,
+                                       seed=config.seed, parts=config.google_parts)
+        return instance, f"Google clusterdata-2011-2 ({config.google})", float(report.time_unit_s), report
+    if config.instance is not None:
+        return read_instance(config.instance), str(config.instance), 1.0, None
+    instance = random_instance(config.jobs, config.machines, np.random.default_rng(config.seed))
+    return instance, f"random: {config.jobs} jobs, {config.machines} machines, seed {config.seed}", 1.0, None
+
+
+def _accepts(name: str, parameter: str) -> bool:
+    params = inspect.signature(ALGORITHMS[name]).parameters
+    return parameter in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def _delta0(config: OpenShopConfig, instance: OpenShopInstance, unit: float) -> float:
+    if config.delta0 is not None:
+        return float(config.delta0)
+    span = float(instance.arrival.max() - instance.arrival.min()) * unit if instance.n_jobs else 0.0
+    return max(span / 10.0, unit)
+
+
+def _check(config: OpenShopConfig) -> None:
+    if config.google is not None and config.instance is not None:
+        raise ConfigError("--google and --instance are exclusive: give one source")
+    if config.utilities not in UTILITIES:
+        raise ConfigError(f"--utilities {config.utilities!r}: choose one of {', '.join(UTILITIES)}")
+    unknown = [name for name in config.algorithms if name not in ALGORITHMS]
+    if unknown:
+        raise ConfigError(f"--algorithm {', '.join(unknown)}: choose from {', '.join(ALGORITHMS)}")
+    if config.online and "exact" in config.algorithms:
+        raise ConfigError("--online with --algorithm exact: exact references are offline only")
+    for name in ("jobs", "machines", "k", "google_machines", "max_tasks"):
+        value: Any = getattr(config, name)
+        if not isinstance(value, int) or value < 1:
+            raise ConfigError(f"{name}={value!r}: expected an integer >= 1")
