@@ -73,13 +73,28 @@ def test_fallback_when_local_makespan_reaches_alpha_lb() -> None:
     assert below.start.tolist() == [0, 1, 0]
 
 
-def test_jobs_that_fit_nowhere_before_the_deadline_go_to_their_earliest_strip() -> None:
+def test_jobs_that_fit_nowhere_before_the_deadline_keep_their_local_place() -> None:
     # One processor, two jobs of length 2 (LB = 4). With alpha = 0.25, D = 1: both must move, neither fits
-    # before 1, so both take their earliest strips (the documented deviation) — here their local places.
+    # before 1, so both keep their local places (the documented deviation).
     inst = MospInstance.from_arrays(procs=[1], owner=[0, 0], runtime=[2, 2], width=[1, 1])
     result = mocca_alpha(inst, alpha=0.25)
     assert result.cluster.tolist() == [0, 0] and result.start.tolist() == [0, 2]
     check_mosp_schedule(inst, result)
+    # Two clusters (2 and 1 processors); org 1's wide job (q = 2) cannot run on its own cluster... so take org 0
+    # with a q = 2 job that fits nowhere before D = floor(0.5 LB) while org 1's unit jobs move around it.
+    inst = MospInstance.from_arrays(procs=[2, 1], owner=[0, 1, 1, 1], runtime=[4, 1, 1, 1], width=[2, 1, 1, 1])
+    result = mocca_alpha(inst, alpha=1.0, hf_fallback=False)  # LB = 4, D = 4: org 1's jobs end by 3 anyway
+    check_mosp_schedule(inst, result)
+    assert result.start[0] == 0 and result.cluster[0] == 0
+
+
+@given(mosp_instances(max_orgs=4, max_jobs=12), st.sampled_from([0.5, 1.0, 1.5, 2.0]),
+       st.sampled_from(["hf", "lpt", "spt", "rnd"]))
+def test_small_thresholds_never_break_the_local_constraint(inst: MospInstance, alpha: float, order: str) -> None:
+    """Far outside Prop. 10 (α < 4, no HF fall-back, jobs not fitting every cluster) jobs that fit nowhere before
+    D keep their local place, so every organization still finishes no later than alone."""
+    result = mocca_alpha(inst, alpha=alpha, local_order=order, seed=3, hf_fallback=False)
+    check_mosp_schedule(inst, result, local_order=order, seed=3)
 
 
 def test_given_local_schedule_is_checked() -> None:

@@ -49,9 +49,9 @@ def mocca_alpha(instance: MospInstance, *, alpha: float = 4.0, local_order: str 
     Deviations
     ----------
     Outside Prop. 10's hypotheses (a job narrower than some cluster but wider than others, α < 4, no HF
-    fall-back) or after rounding αLB down to an integer, a job may fit nowhere before D. Rather than fail, it is
-    placed at its earliest strip on any cluster wide enough (smallest cluster first on ties); this can break the
-    local constraint, which `fairsched.validate.check_mosp_schedule` then reports.
+    fall-back) or after rounding αLB down to an integer, a job may fit nowhere before D. Rather than fail, it
+    keeps its local place and the other jobs are placed backwards again around it, until every job has a place.
+    A local place never breaks the local constraint, so the result always respects it.
 
     Examples
     --------
@@ -111,26 +111,25 @@ def _fall_back_to_hf(instance: MospInstance, cluster: np.ndarray, start: np.ndar
 
 def _reschedule_backwards(instance: MospInstance, cluster: np.ndarray, start: np.ndarray, moved: np.ndarray,
                           d: int) -> None:
-    """Steps 2-4 in place: unschedule the `moved` jobs, list-schedule them backwards from d in HF order."""
-    jobs = np.flatnonzero(moved)
-    order = jobs[np.argsort(-instance.width[jobs], kind="stable")]
+    """Steps 2-4 in place: unschedule the `moved` jobs, list-schedule them backwards from d in HF order.
+
+    A job that fits nowhere before d keeps its local place and the others are placed again around it (the
+    deviation in `mocca_alpha`'s docstring; the same rule as `fairsched.mosp.policies.mocca_exp`).
+    """
+    local_cluster, local_start = cluster.copy(), start.copy()
     smallest_first = np.argsort(-instance.procs, kind="stable")[::-1]  # TPDS'11 k = N..1
-    prof = IdleProfiles.of_jobs(instance.procs, np.where(moved, -1, cluster), start, instance.runtime,
-                                instance.width, spare=jobs.size)
-    new_cluster, new_start = backward_list_schedule(prof, instance.runtime, instance.width, order, d,
-                                                    smallest_first)
+    kept_local = np.zeros(instance.n_jobs, dtype=bool)
+    while True:
+        placing = moved & ~kept_local
+        jobs = np.flatnonzero(placing)
+        order = jobs[np.argsort(-instance.width[jobs], kind="stable")]
+        prof = IdleProfiles.of_jobs(instance.procs, np.where(placing, -1, local_cluster), local_start,
+                                    instance.runtime, instance.width, spare=jobs.size)
+        new_cluster, new_start = backward_list_schedule(prof, instance.runtime, instance.width, order, d,
+                                                        smallest_first)
+        left = order[new_cluster[order] < 0]
+        if left.size == 0:
+            break
+        kept_local[left] = True
     cluster[jobs], start[jobs] = new_cluster[jobs], new_start[jobs]
-    for j in order[new_cluster[order] < 0]:  # the deviation: no room before d
-        c, s = _earliest_anywhere(prof, instance, int(j), smallest_first)
-        prof.reserve(c, s, int(instance.runtime[j]), int(instance.width[j]))
-        cluster[j], start[j] = c, s
-
-
-def _earliest_anywhere(prof: IdleProfiles, instance: MospInstance, j: int, clusters: np.ndarray) -> tuple[int, int]:
-    best = (-1, -1)
-    for c in clusters.tolist():
-        if instance.width[j] <= instance.procs[c]:
-            s = prof.earliest_fit(c, int(instance.width[j]), int(instance.runtime[j]))
-            if best[0] < 0 or s < best[1]:
-                best = (c, s)
-    return best
+    cluster[kept_local], start[kept_local] = local_cluster[kept_local], local_start[kept_local]
