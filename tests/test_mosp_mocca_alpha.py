@@ -80,8 +80,7 @@ def test_jobs_that_fit_nowhere_before_the_deadline_keep_their_local_place() -> N
     result = mocca_alpha(inst, alpha=0.25)
     assert result.cluster.tolist() == [0, 0] and result.start.tolist() == [0, 2]
     check_mosp_schedule(inst, result)
-    # Two clusters (2 and 1 processors); org 1's wide job (q = 2) cannot run on its own cluster... so take org 0
-    # with a q = 2 job that fits nowhere before D = floor(0.5 LB) while org 1's unit jobs move around it.
+    # Two clusters (2 and 1 processors): org 0's wide job (q = 2, p = 4) fits only on cluster 0, where it stays.
     inst = MospInstance.from_arrays(procs=[2, 1], owner=[0, 1, 1, 1], runtime=[4, 1, 1, 1], width=[2, 1, 1, 1])
     result = mocca_alpha(inst, alpha=1.0, hf_fallback=False)  # LB = 4, D = 4: org 1's jobs end by 3 anyway
     check_mosp_schedule(inst, result)
