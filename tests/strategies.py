@@ -1,4 +1,4 @@
-"""Hypothesis strategies for small online scenarios (≤ 4 organizations, ≤ 12 job records).
+"""Hypothesis strategies for small online scenarios (≤ 4 organizations, ≤ 12 job records) and MOSP instances.
 
 Releases are drawn inside a window whose length is itself drawn from {0, 2, 5, 20}: short windows are bursts,
 so jobs (up to 12 records x 3 copies) usually outnumber machines (1..3 per organization) and policies have
@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from fairsched.mosp.instance import MospInstance
 from fairsched.scenario import Scenario, scenario_from_arrays
 
 MAX_ORGS = 4
@@ -53,3 +54,17 @@ def scenario_pairs_differing_in_processing_times(draw: st.DrawFn) -> tuple[Scena
     kwargs = draw(scenario_arrays())
     other = dict(kwargs, processing_time=draw(_processing_times(len(kwargs["release"]))))
     return scenario_from_arrays(**kwargs), scenario_from_arrays(**other)
+
+
+@st.composite
+def mosp_instances(draw, *, max_orgs: int = 3, max_jobs: int = 10, max_procs: int = 6, max_runtime: int = 6,
+                   fit_everywhere: bool = False) -> MospInstance:
+    """Small instances; every job fits its owner's cluster (and every cluster with `fit_everywhere`)."""
+    n_orgs = draw(st.integers(1, max_orgs))
+    procs = draw(st.lists(st.integers(1, max_procs), min_size=n_orgs, max_size=n_orgs))
+    n = draw(st.integers(1, max_jobs))
+    owner = draw(st.lists(st.integers(0, n_orgs - 1), min_size=n, max_size=n))
+    cap = [min(procs) if fit_everywhere else procs[k] for k in owner]
+    width = [draw(st.integers(1, c)) for c in cap]
+    runtime = draw(st.lists(st.integers(1, max_runtime), min_size=n, max_size=n))
+    return MospInstance.from_arrays(procs, owner, runtime, width)

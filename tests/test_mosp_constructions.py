@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from fairsched.errors import InvalidScheduleError
-from fairsched.mosp import solve
+from fairsched.mosp import ALGORITHMS, solve
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.metrics import makespan
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
 from fairsched.validate import check_mosp_schedule
-from tests.test_mosp_engine import available_algorithms, brute_force_optimum
+from tests.naive.mosp_brute_force import brute_force_optimum
 
 # -- Prop. 7 (§4.5.1) -----------------------------------------------------------------------------------------
 
@@ -47,7 +47,7 @@ def test_prop7_three_lb_minus_epsilon_is_below_the_optimum(epsilon: float) -> No
     inst = prop7_instance(n_orgs, m, 7)
     assert prop7_optimum(n_orgs, m, 7) > (3 - epsilon) * inst.lower_bound()
     bounds = {"mocca": 3 * inst.lower_bound(), "mocca-exp": 3 * inst.lower_bound(), "mocca4": 4 * inst.lower_bound()}
-    for name in available_algorithms():  # every algorithm is above the optimum, MOCCAs within their bounds
+    for name in ALGORITHMS:  # every algorithm is above the optimum, MOCCAs within their bounds
         result = solve(inst, name)
         check_mosp_schedule(inst, result, makespan_bound=bounds.get(name))
         assert makespan(inst, result) >= prop7_optimum(n_orgs, m, 7)
@@ -145,7 +145,7 @@ def test_fig2_constraint_costs_three_halves() -> None:
     global_optimum = MospSchedule(cluster=np.array([0, 0, 1, 2]), start=np.array([0, 1, 0, 0]))
     with pytest.raises(InvalidScheduleError, match="organization 1 finishes at t=2, later than t=1"):
         check_mosp_schedule(FIG2, global_optimum)
-    for name in available_algorithms():  # no algorithm meeting the constraint beats 3/2 C*
+    for name in ALGORITHMS:  # no algorithm meeting the constraint beats 3/2 C*
         result = solve(FIG2, name)
         check_mosp_schedule(FIG2, result)
         assert 2 * makespan(FIG2, result) >= 3 * unconstrained

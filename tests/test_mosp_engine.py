@@ -1,17 +1,14 @@
 """MOSP engine (TPDS'11 §3.1): list scheduling, idle profiles, backwards list scheduling; local orders, metrics,
-the registry and `solve`. Fast paths are checked against slow unit-by-unit twins defined here (also used by the
-other test_mosp_* files), next to hand-computed cases."""
+the registry and `solve`. Fast paths are checked against slow unit-by-unit twins
+(tests/naive/mosp_brute_force.py), next to hand-computed cases."""
 
 from __future__ import annotations
 
-import importlib.util
-import itertools
 from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from fairsched.errors import ConfigError, InvariantError, UnknownPolicyError
 from fairsched.mosp import ALGORITHMS, solve
@@ -27,100 +24,8 @@ from fairsched.mosp.metrics import (
 )
 from fairsched.mosp.policies.local import local_order, local_schedule
 from fairsched.validate import check_mosp_schedule
-
-# -- slow twins and strategies (shared with the other test_mosp_* files) ----------------------------------
-
-
-def naive_list_schedule(runtime, width, m, order) -> list[int]:
-    """Graham's rule read literally, one time unit at a time: at each t, after the completions at t, start
-    the first job of the list that fits, rescanning the list from its head after every start."""
-    start = [-1] * len(runtime)
-    busy_until: list[tuple[int, int]] = []  # (end, width) of running jobs
-    t = 0
-    while min(start, default=0) < 0:
-        busy_until = [(e, q) for e, q in busy_until if e > t]
-        idle = m - sum(q for _, q in busy_until)
-        placed = True
-        while placed:
-            placed = False
-            for j in order:
-                if start[j] < 0 and width[j] <= idle:
-                    start[j], idle, placed = t, idle - width[j], True
-                    busy_until.append((t + runtime[j], width[j]))
-                    break
-        t += 1
-    return start
-
-
-def naive_busy(procs, cluster, start, runtime, width, horizon) -> np.ndarray:
-    """(N, horizon) processors busy at each unit slot [t, t + 1)."""
-    busy = np.zeros((len(procs), horizon), dtype=np.int64)
-    for c, s, p, q in zip(cluster, start, runtime, width, strict=True):
-        if c >= 0:
-            busy[c, s:s + p] += q
-    return busy
-
-
-def earliest_on_grid(free: np.ndarray, q: int, p: int, t0: int = 0) -> int:
-    """Earliest s >= t0 with free[s:s+p] >= q on a unit grid (free assumed all-idle past its end)."""
-    s = t0
-    while not (free[s:s + p] >= q).all():
-        s += 1
-    return s
-
-
-def _best_cluster_makespan(instance: MospInstance, jobs: list[int], m: int, limit: np.ndarray | None) -> float:
-    """Smallest makespan of `jobs` on one cluster of m over every order (each job at its earliest strip),
-    among orders where every job ends by its owner's `limit` (all orders when None); inf if none."""
-    best = float("inf")
-    horizon = int(instance.runtime[jobs].sum()) + 1
-    runtime, width = instance.runtime.tolist(), instance.width.tolist()
-    for seq in itertools.permutations(jobs):
-        free = [m] * (2 * horizon)
-        ends = []
-        for j in seq:
-            p, q = runtime[j], width[j]
-            s = next(t for t in range(horizon) if min(free[t:t + p]) >= q)
-            free[s:s + p] = [f - q for f in free[s:s + p]]
-            ends.append(s + p)
-        if limit is None or all(e <= limit[instance.owner[j]] for j, e in zip(seq, ends, strict=True)):
-            best = min(best, max(ends, default=0))
-    return best
-
-
-def brute_force_optimum(instance: MospInstance, *, constrained: bool) -> int:
-    """Optimal makespan of a tiny instance: every assignment of jobs to clusters and every order per cluster,
-    jobs placed in that order at their earliest strip on a unit grid (every left-shifted schedule arises so).
-
-    With `constrained`, only schedules meeting C_max(O_k) <= C_max^loc(O_k) (HF local schedules) count. Since
-    C_max(O_k) is a maximum over clusters, the constraint splits into "each job ends by its owner's local
-    makespan" on every cluster, so clusters are optimized independently."""
-    limit = local_makespans(instance) if constrained else None
-    best, memo = float("inf"), {}
-    for assign in itertools.product(range(instance.n_orgs), repeat=instance.n_jobs):
-        groups = [tuple(j for j, a in enumerate(assign) if a == c) for c in range(instance.n_orgs)]
-        if any(instance.width[j] > instance.procs[c] for c, g in enumerate(groups) for j in g):
-            continue
-        for c, g in enumerate(groups):
-            if (c, g) not in memo:
-                memo[c, g] = _best_cluster_makespan(instance, list(g), int(instance.procs[c]), limit)
-        best = min(best, max(memo[c, g] for c, g in enumerate(groups)))
-    return int(best)
-
-
-@st.composite
-def mosp_instances(draw, *, max_orgs: int = 3, max_jobs: int = 10, max_procs: int = 6, max_runtime: int = 6,
-                   fit_everywhere: bool = False) -> MospInstance:
-    """Small instances; every job fits its owner's cluster (and every cluster with `fit_everywhere`)."""
-    n_orgs = draw(st.integers(1, max_orgs))
-    procs = draw(st.lists(st.integers(1, max_procs), min_size=n_orgs, max_size=n_orgs))
-    n = draw(st.integers(1, max_jobs))
-    owner = draw(st.lists(st.integers(0, n_orgs - 1), min_size=n, max_size=n))
-    cap = [min(procs) if fit_everywhere else procs[k] for k in owner]
-    width = [draw(st.integers(1, c)) for c in cap]
-    runtime = draw(st.lists(st.integers(1, max_runtime), min_size=n, max_size=n))
-    return MospInstance.from_arrays(procs, owner, runtime, width)
-
+from tests.naive.mosp_brute_force import brute_force_optimum, earliest_on_grid, naive_busy, naive_list_schedule
+from tests.strategies import mosp_instances
 
 # -- list scheduling ------------------------------------------------------------------------------------------
 
@@ -330,10 +235,6 @@ def test_deadline_is_exact() -> None:
 
 # -- registry and solve ---------------------------------------------------------------------------------------
 
-OPTIONAL = {"mocca": "fairsched.mosp.policies.mocca", "mocca-exp": "fairsched.mosp.policies.mocca_exp",
-            "mocca+ilba": "fairsched.mosp.policies.mocca_exp"}
-
-
 def test_registry_names() -> None:
     assert list(ALGORITHMS) == ["local", "mocca", "mocca-exp", "mocca4", "ilba", "mocca+ilba"]
     with pytest.raises(UnknownPolicyError, match="choose one of: local, mocca, mocca-exp, mocca4, ilba, mocca"):
@@ -342,8 +243,6 @@ def test_registry_names() -> None:
 
 @pytest.mark.parametrize("name", list(ALGORITHMS))
 def test_every_algorithm_gives_valid_named_schedules(name: str) -> None:
-    if name in OPTIONAL:
-        pytest.importorskip(OPTIONAL[name])
     rng = np.random.default_rng(8)
     for _ in range(20):
         n_orgs, m = int(rng.integers(1, 5)), int(rng.integers(1, 9))
@@ -356,15 +255,6 @@ def test_every_algorithm_gives_valid_named_schedules(name: str) -> None:
             check_mosp_schedule(inst, schedule, local_order=order)
 
 
-def available_algorithms() -> list[str]:
-    """Registered names whose modules import (MOCCA's may be missing while it is being written)."""
-    names = []
-    for name in ALGORITHMS:
-        if name not in OPTIONAL or importlib.util.find_spec(OPTIONAL[name]) is not None:
-            names.append(name)
-    return names
-
-
 @given(mosp_instances(fit_everywhere=True, max_jobs=6, max_orgs=3, max_procs=3, max_runtime=3))
 def test_algorithms_between_lower_bound_and_brute_force(inst: MospInstance) -> None:
     """LB <= C* (unconstrained optimum) <= constrained optimum <= every algorithm (all respect constraint (1)),
@@ -373,7 +263,7 @@ def test_algorithms_between_lower_bound_and_brute_force(inst: MospInstance) -> N
     constrained = brute_force_optimum(inst, constrained=True)
     assert inst.lower_bound() <= unconstrained <= constrained
     bounds = {"mocca": 3 * inst.lower_bound(), "mocca-exp": 3 * inst.lower_bound(), "mocca4": 4 * inst.lower_bound()}
-    for name in available_algorithms():
+    for name in ALGORITHMS:
         schedule = solve(inst, name)
         check_mosp_schedule(inst, schedule, makespan_bound=bounds.get(name))
         assert makespan(inst, schedule) >= constrained

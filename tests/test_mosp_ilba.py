@@ -16,7 +16,8 @@ from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
 from fairsched.validate import check_mosp_schedule
-from tests.test_mosp_engine import brute_force_optimum, earliest_on_grid, mosp_instances
+from tests.naive.mosp_brute_force import brute_force_optimum, earliest_on_grid
+from tests.strategies import mosp_instances
 
 
 def naive_ilba(instance: MospInstance, schedule: MospSchedule) -> tuple[list[int], list[int]]:

@@ -14,7 +14,7 @@ from fairsched.mosp.metrics import deadline, makespan, org_makespans
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
 from fairsched.validate import check_mosp_schedule
-from tests.test_mosp_engine import mosp_instances
+from tests.strategies import mosp_instances
 
 
 def test_cut_and_backwards_placement_hand_computed() -> None:
