@@ -65,14 +65,19 @@ def test_cli_json_and_output_files(tmp_path: Path, capsys: pytest.CaptureFixture
                                   str(out), "--json"], capsys)
     assert code == 0, err
     doc = json.loads(stdout)
-    assert doc["orgs"] == 4 and doc["jobs"] == 60 and doc["local_constraint_holds"] is True
+    assert doc["orgs"] == 4 and doc["jobs"] == 60
     assert doc["score"] >= 1.0 - 1e-12 and doc["makespan"] <= doc["makespan_local"]
-    assert [o["makespan"] <= o["makespan_local"] for o in doc["organizations"]] == [True] * 4
     for name in ("instance.json", "schedule.csv", "gantt.png", "gantt_local.png", "report.json"):
         assert (out / name).stat().st_size > 0
     schedule = pd.read_csv(out / "schedule.csv")
     assert schedule.columns.tolist() == ["job", "owner", "cluster", "start", "end", "procs", "runtime"]
     assert int(schedule["end"].max()) == doc["makespan"]
+    # The per-organization figures are those of the written schedule, and each is no worse than alone.
+    ends = schedule.groupby("owner")["end"].max()
+    for org in doc["organizations"]:
+        assert org["makespan"] == ends.get(org["org"], 0) <= org["makespan_local"]
+        moved = schedule[(schedule["owner"] == org["org"]) & (schedule["cluster"] != org["org"])]
+        assert org["jobs_moved"] == len(moved)
     # The written instance, read back, gives the same makespan (same algorithm, deterministic).
     code, again, _ = run_main(["mosp", "--instance", str(out / "instance.json"), "--json"], capsys)
     assert code == 0 and json.loads(again)["makespan"] == doc["makespan"]
@@ -108,7 +113,27 @@ def test_trace_instance_from_a_real_trace(capsys: pytest.CaptureFixture[str]) ->
                                   "200", "--procs", "128", "--json"], capsys)
     assert code == 0, err
     doc = json.loads(stdout)
-    assert doc["jobs"] == 200 and doc["local_constraint_holds"] and doc["score"] <= doc["score_local"] + 1e-12
+    assert doc["jobs"] == 200 and doc["score"] <= doc["score_local"] + 1e-12
+    selection = doc["trace_selection"]
+    assert selection["jobs"] == 200 and selection["too_wide"] >= 0 and selection["too_wide_action"] == "drop"
+
+
+def test_trace_jobs_too_wide_are_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    trace = trace_path("SDSC-SP2-1998-4.2-cln.swf.gz")
+    code, stdout, err = run_main(["mosp", "--generate", "trace", "--trace", str(trace), "--procs", "1", "--jobs",
+                                  "5", "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(stdout)
+    assert doc["jobs"] == 5 and doc["trace_selection"]["too_wide"] > 0 and "dropped" in doc["source"]
+
+
+@pytest.mark.parametrize("algorithm", ["local", "mocca", "mocca-exp", "mocca4", "ilba", "mocca+ilba"])
+def test_random_local_order_is_checked_against_its_own_seed(algorithm: str) -> None:
+    """With --local-order rnd the local constraint is measured against the local schedule of the same seed (a
+    check against another seed's random schedule raised false alarms: seed 13 here)."""
+    for seed in (13, 21, 34):
+        report = run_mosp(MospConfig(orgs=3, jobs=12, procs=4, algorithm=algorithm, local_order="rnd", seed=seed))
+        assert (report.org_coop <= report.org_local).all()
 
 
 # ------------------------------------------------------------------------------------------------- TPDS'11

@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fairsched._io import ensure_writable_dir
 from fairsched.backfill.experiment import FAIRNESS_METRICS, BackfillConfig, run_backfill, trace_resource_equality
 from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError, FairschedError
@@ -178,6 +179,7 @@ def compare(
     config = CompareConfig(trace=trace, **asdict(flags), window_start=window_start, window_length=window_length,
                            release_scale=release_scale, policies=_names(policies), reference=reference,
                            skip_bad_records=skip_bad_records)
+    _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = run_compare(config, progress=progress)
     outputs = write_compare_outputs(result, out) if out is not None else {}
@@ -232,6 +234,7 @@ def backfill_command(
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     config = BackfillConfig(trace=trace, **asdict(flags), fairness=_names(fairness),
                             skip_bad_records=skip_bad_records)
+    _prepare_out(out)
     report = run_backfill(config)
     outputs = write_backfill_outputs(report, out) if out is not None else {}
     if as_json:
@@ -291,6 +294,7 @@ def replicate_jsspp05_command(
     """Replicate JSSPP'05 (Sabin & Sadayappan): 3 orders x 3 reservation depths x 5 loads per trace."""
     make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config
     config = make(traces_dir=traces, subset_size=subset_size, workers=jobs)
+    _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = jsspp05.run(config, progress=progress)
     outputs = write_jsspp05_outputs(result, out)
@@ -328,6 +332,7 @@ def replicate_spaa13_command(quick: Quick = False, jobs: Jobs = 1, traces: Trace
 
 
 def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json: bool) -> None:
+    _prepare_out(config.out_dir)
     with _progress(enabled=not as_json) as progress:
         result = run(config, progress=progress)
     if as_json:
@@ -370,6 +375,7 @@ def mosp_command(
     """Share clusters between organizations without making any of them worse off (TPDS'11): makespans, score."""
     config = MospConfig(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs, trace=trace,
                         algorithm=algorithm, local_order=local_order, seed=seed)
+    _prepare_out(out)
     report = run_mosp(config)
     outputs = write_mosp_outputs(report, out) if out is not None else {}
     if as_json:
@@ -392,6 +398,7 @@ def replicate_tpds11_command(
 ) -> None:
     """Replicate TPDS'11 Sec. 7: scores of local, MOCCA and MOCCA+ILBA on uni and swf instances (Fig. 8-10)."""
     config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments), out_dir=out)
+    _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
     outputs = write_tpds11_outputs(result, out)
@@ -443,6 +450,7 @@ def openshop_command(
     config = OpenShopConfig(google=google, instance=instance, jobs=jobs, algorithms=_names(algorithm),
                             utilities=utilities, online=online, k=k, seed=seed, max_tasks=max_tasks, delta0=delta0,
                             **sizes)
+    _prepare_out(out)
     report = run_openshop(config)
     outputs = write_openshop_outputs(report, out) if out is not None else {}
     if as_json:
@@ -464,6 +472,7 @@ def replicate_networking20_command(
 ) -> None:
     """Replicate Networking'20 Sec. VII on the Google slice: PBA vs SPTF, LUF, FIFO, offline and online."""
     config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed, out_dir=out)
+    _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = networking20.run(config, progress=progress)
     outputs = write_networking20_outputs(result, out)
@@ -487,7 +496,13 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _names(policies: str) -> tuple[str, ...]:
-    return tuple(name for name in policies.split(",") if name.strip())
+    return tuple(name.strip() for name in policies.split(",") if name.strip())
+
+
+def _prepare_out(out: Path | None) -> None:
+    """Fail before the work, not after it, when the output directory cannot be written."""
+    if out is not None:
+        ensure_writable_dir(out)
 
 
 def _console() -> Console:

@@ -2,8 +2,9 @@
 
 What ``fairsched mosp`` does (docs/mosp.md): read an instance file or generate one (``uni``, ``swf`` = the
 Lublin–Feitelson model, ``trace`` = rigid jobs of an SWF trace), schedule it with one algorithm, check the schedule
-with `fairsched.validate.check_mosp_schedule` (capacity, every job once, the local constraint, and MOCCA's proven
-bound when it applies), and measure each organization's makespan alone (local HF) and in cooperation.
+with `fairsched.validate.check_mosp_schedule` (capacity, every job once, the local constraint, the proven bound
+when it applies, and that ILBA delayed no job), and measure each organization's makespan alone (local schedule)
+and in cooperation.
 """
 
 from __future__ import annotations
@@ -16,18 +17,16 @@ import numpy as np
 
 from fairsched.errors import ConfigError
 from fairsched.mosp import solve
-from fairsched.mosp.generate import generate, trace_instance
+from fairsched.mosp.generate import generate, select_trace_jobs
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.io import read_instance
-from fairsched.mosp.metrics import makespan, org_makespans
+from fairsched.mosp.metrics import makespan, org_makespans, proven_bound, score
 from fairsched.mosp.policies import ALGORITHMS
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.validate import check_mosp_schedule
 from fairsched.workload.swf import read_swf
 
 GENERATORS: tuple[str, ...] = ("uni", "swf", "trace")
-# Proven bounds (TPDS'11 Thm. 4 and §5.2) when every job fits every cluster: C_max <= factor · LB.
-GUARANTEES: dict[str, float] = {"mocca": 3.0, "mocca4": 4.0}
 
 
 @dataclass(frozen=True)
@@ -69,6 +68,7 @@ class MospReport:
     makespan_local, makespan : global makespans.
     source : where the instance came from.
     elapsed_s : seconds spent in the algorithm.
+    selection : for a trace instance, what was kept and left out (None otherwise).
     """
 
     config: MospConfig
@@ -82,15 +82,16 @@ class MospReport:
     makespan: int
     source: str
     elapsed_s: float
+    selection: dict[str, object] | None = None
 
     @property
     def score(self) -> float:
         """C_max / LB (TPDS'11 §7.1); 1 = provably optimal."""
-        return self.makespan / self.lower_bound if self.lower_bound else 1.0
+        return score(self.instance, self.schedule)
 
     @property
     def score_local(self) -> float:
-        return self.makespan_local / self.lower_bound if self.lower_bound else 1.0
+        return score(self.instance, self.local)
 
 
 def run_mosp(config: MospConfig) -> MospReport:
@@ -102,38 +103,46 @@ def run_mosp(config: MospConfig) -> MospReport:
     InvalidScheduleError : the algorithm broke a rule or a proven bound (a bug, reported clearly).
     """
     _check(config)
-    instance, source = load_instance(config)
+    instance, source, selection = load_instance(config)
     started = time.perf_counter()
     schedule = solve(instance, config.algorithm, local_order=config.local_order, seed=config.seed)
     elapsed = time.perf_counter() - started
     local = local_schedule(instance, order=config.local_order, seed=config.seed)
-    bound = None
-    fits = instance.n_jobs == 0 or instance.width.max() <= instance.procs.min()
-    if config.algorithm in GUARANTEES and config.local_order == "hf" and fits:
-        bound = GUARANTEES[config.algorithm] * instance.lower_bound()
-    check_mosp_schedule(instance, schedule, local_order=config.local_order, makespan_bound=bound)
+    check_mosp_schedule(instance, schedule, local_order=config.local_order, seed=config.seed,
+                        makespan_bound=proven_bound(instance, config.algorithm, config.local_order),
+                        delay_reference=_ilba_input(instance, config))
     return MospReport(config=config, instance=instance, schedule=schedule, local=local,
                       lower_bound=instance.lower_bound(), org_local=org_makespans(instance, local),
                       org_coop=org_makespans(instance, schedule), makespan_local=makespan(instance, local),
-                      makespan=makespan(instance, schedule), source=source, elapsed_s=elapsed)
+                      makespan=makespan(instance, schedule), source=source, elapsed_s=elapsed, selection=selection)
 
 
-def load_instance(config: MospConfig) -> tuple[MospInstance, str]:
-    """The instance file, or a generated instance; and a one-line description of where it came from."""
+def _ilba_input(instance: MospInstance, config: MospConfig) -> MospSchedule | None:
+    """ILBA never delays a job (TPDS'11 Prop. 11): the schedule it started from, to check that against."""
+    first = {"ilba": "local", "mocca+ilba": "mocca-exp"}.get(config.algorithm)
+    return None if first is None else solve(instance, first, local_order=config.local_order, seed=config.seed)
+
+
+def load_instance(config: MospConfig) -> tuple[MospInstance, str, dict[str, object] | None]:
+    """The instance file, or a generated instance; a one-line description of where it came from; for a trace,
+    what was kept and left out (`fairsched.mosp.generate.TraceSelection.as_dict`)."""
     if config.instance is not None:
-        return read_instance(config.instance), str(config.instance)
+        return read_instance(config.instance), str(config.instance), None
+    procs = np.full(config.orgs, config.procs, dtype=np.int64)
     if config.generate == "trace":
         if config.trace is None:
             raise ConfigError("--generate trace needs --trace FILE (an SWF trace)")
-        workload = read_swf(config.trace)
-        procs = np.full(config.orgs, config.procs, dtype=np.int64)
-        instance = trace_instance(workload, config.orgs, procs, seed=config.seed, first=config.jobs)
-        return instance, f"{config.trace} (first {config.jobs} jobs, {config.orgs} organizations)"
-    procs = np.full(config.orgs, config.procs, dtype=np.int64)
+        selection = select_trace_jobs(read_swf(config.trace), config.orgs, procs, seed=config.seed,
+                                      first=config.jobs)
+        summary = selection.as_dict()
+        too_wide = selection.too_wide
+        return selection.instance, (f"{config.trace}: first {selection.instance.n_jobs} usable jobs, "
+                                    f"{config.orgs} organizations ({too_wide} wider than a cluster of "
+                                    f"{config.procs} dropped)"), summary
     instance = generate(config.generate, n_orgs=config.orgs, n_jobs=config.jobs, procs=procs,
                         seed=np.random.default_rng(config.seed))
     return instance, f"generated {config.generate}: N={config.orgs}, n={config.jobs}, m={config.procs}, " \
-                     f"seed {config.seed}"
+                     f"seed {config.seed}", None
 
 
 def _check(config: MospConfig) -> None:

@@ -73,3 +73,21 @@ def deadline(instance: MospInstance, alpha: float) -> int:
     (1.0, 4, 2)
     """
     return math.floor(Fraction(alpha) * lower_bound_exact(instance))
+
+
+def proven_bound(instance: MospInstance, algorithm: str, local_order: str = "hf") -> float | None:
+    """The makespan bound an algorithm is proven to meet on `instance`, or None where no bound is proven.
+
+    MOCCA with HF local schedules: C_max <= 3LB (TPDS'11 Theorem 1); MOCCA(4) with any local order: C_max <= 4LB
+    (Prop. 10); both need every job to fit every cluster (q_j <= min m_k, §2.1). The experimental variant (§7.1)
+    gets 3LB too: not proven (§5.2 leaves it open), but never violated in ~760,000 random instances
+    (tests/test_mosp_mocca.py), so a violation is worth reporting as a counterexample.
+    """
+    fits = instance.n_jobs == 0 or int(instance.width.max()) <= int(instance.procs.min())
+    if not fits:
+        return None
+    if algorithm in ("mocca", "mocca-exp") and local_order == "hf":
+        return 3.0 * instance.lower_bound()
+    if algorithm == "mocca4":
+        return 4.0 * instance.lower_bound()
+    return None

@@ -38,7 +38,7 @@ import pandas as pd
 from fairsched.errors import ConfigError, InvalidScheduleError
 from fairsched.mosp.generate import generate, heterogeneous_procs
 from fairsched.mosp.instance import MospInstance
-from fairsched.mosp.metrics import makespan, score
+from fairsched.mosp.metrics import makespan, proven_bound, score
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_exp import mocca_experimental
@@ -243,14 +243,14 @@ def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
         mocca = mocca_experimental(instance, local_order="hf")
         runs += [(experiment, "local", "hf", 0, local), (experiment, "mocca-exp", "hf", 3, mocca),
                  (experiment, "mocca+ilba", "hf", 3, ilba(instance, mocca))]
-        _validate(spec, instance, mocca, bound=3 * lb if _fits_everywhere(instance) else None)
+        _validate(spec, instance, mocca, bound=proven_bound(instance, "mocca-exp"))
         _validate(spec, instance, runs[-1][4], delay_reference=mocca)
     if "local-policies" in spec.experiment:
         for order in LOCAL_ORDERS:
             for threshold in THRESHOLDS:
                 moved = mocca_experimental(instance, alpha=float(threshold), local_order=order, seed=spec.seed)
                 runs.append(("local-policies", f"mocca{threshold}+ilba", order, threshold, ilba(instance, moved)))
-                _validate(spec, instance, runs[-1][4], local_order=order, constraint=False)
+                _validate(spec, instance, runs[-1][4], local_order=order, delay_reference=moved)
     records = []
     for experiment, algorithm, order, threshold, schedule in runs:
         value = score(instance, schedule)
@@ -261,17 +261,14 @@ def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
     return records
 
 
-def _fits_everywhere(instance: MospInstance) -> bool:
-    return bool(instance.n_jobs == 0 or instance.width.max() <= instance.procs.min())
-
-
 def _validate(spec: _Spec, instance: MospInstance, schedule: Any, *, bound: float | None = None,
-              delay_reference: Any = None, local_order: str = "hf", constraint: bool = True) -> None:
+              delay_reference: Any = None, local_order: str = "hf") -> None:
+    """Every rule of the model, the local constraint against `local_order` (seeded like the run), the bound."""
     if not spec.validate:
         return
     try:
         check_mosp_schedule(instance, schedule, local_order=local_order, makespan_bound=bound,
-                            delay_reference=delay_reference, local_constraint=constraint)
+                            delay_reference=delay_reference, seed=spec.seed)
     except InvalidScheduleError as exc:
         raise InvalidScheduleError(f"{spec}: {exc}") from exc
 

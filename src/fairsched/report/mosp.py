@@ -50,6 +50,7 @@ def mosp_json(report: MospReport, outputs: Mapping[str, Path] | None = None) -> 
         "makespan": report.makespan, "makespan_local": report.makespan_local,
         "score": report.score, "score_local": report.score_local,
         "local_constraint_holds": bool((report.org_coop <= report.org_local).all()),
+        "trace_selection": report.selection,
         "organizations": [{"org": k, "procs": int(inst.procs[k]), "jobs": int((inst.owner == k).sum()),
                            "makespan_local": int(report.org_local[k]), "makespan": int(report.org_coop[k]),
                            "jobs_moved": int(((inst.owner == k) & (report.schedule.cluster != k)).sum())}

@@ -34,12 +34,16 @@ from fairsched.openshop.engine import evaluate_permutation
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import check_utilities, default_horizon
 
-__all__ = ["MAX_BRUTE_FORCE_JOBS", "MAX_MILP_JOBS", "brute_force", "exact", "lexicographic_milp"]
+__all__ = ["MAX_BRUTE_FORCE_JOBS", "MAX_MILP_JOBS", "MAX_ORDER_MODEL_JOBS", "brute_force", "exact",
+           "lexicographic_milp"]
 
 logger = logging.getLogger(__name__)
 
 MAX_BRUTE_FORCE_JOBS = 8  # 8! = 40,320 permutations (well under a second); 9! = 362,880, 10! = 3,628,800
 MAX_MILP_JOBS = 40  # n(n-1)/2 = 780 order binaries, C(n,3) = 9,880 transitivity pairs, n MILPs: minutes at best
+# The linear-order model (linear utilities or unequal arrivals) takes ~10 s at n = 10 and did not finish in minutes
+# at n = 14 without a time limit.
+MAX_ORDER_MODEL_JOBS = 12
 
 
 def exact(instance: OpenShopInstance, *, seed: int = 0, utilities: str = "equal",
@@ -183,7 +187,8 @@ def lexicographic_milp(instance: OpenShopInstance, *, seed: int = 0, utilities: 
     -----
     Prefix makespans: n (n-1) binaries, n-1 MILPs; measured 0.1 s for n = 10, about 2 s for n = 20 and 10 s for
     n = 25 (random instances, 4 machines, density 0.5). Linear order: n (n-1)/2 binaries, O(n³) rows, n MILPs;
-    much slower (about 10 s for n = 10). Refused beyond `MAX_MILP_JOBS` jobs.
+    much slower (about 10 s for n = 10). Refused beyond `MAX_MILP_JOBS` jobs, and the order model beyond
+    `MAX_ORDER_MODEL_JOBS` without a `time_limit`.
 
     Examples
     --------
@@ -196,10 +201,15 @@ def lexicographic_milp(instance: OpenShopInstance, *, seed: int = 0, utilities: 
     if n > MAX_MILP_JOBS:
         raise ConfigError(f"the lexicographic MILP solves n = {n} MILPs of about n² binaries (the limit is "
                           f"n <= {MAX_MILP_JOBS}); use a heuristic (pba, kmaxmin) instead.")
+    prefix = utilities == "equal" and (n == 0 or instance.arrival.min() == instance.arrival.max())
+    if not prefix and n > MAX_ORDER_MODEL_JOBS and time_limit is None:
+        raise ConfigError(f"the lexicographic MILP for linear utilities or unequal arrivals is slow beyond "
+                          f"{MAX_ORDER_MODEL_JOBS} jobs (n = {n}): give it a time_limit (the best order found is "
+                          "returned, marked as not proven), or use a heuristic (pba)")
     deadline = None if time_limit is None else time.monotonic() + float(time_limit)
     if n <= 1:
         order, proven, steps = np.arange(n, dtype=np.int64), 0, 0
-    elif utilities == "equal" and instance.arrival.min() == instance.arrival.max():
+    elif prefix:
         order, proven, steps = _PrefixModel.build(instance, seed).solve(deadline)
     else:
         order, proven, steps = _OrderModel.build(instance, weight, offset, seed).solve(deadline)

@@ -21,6 +21,7 @@ from fairsched.openshop.policies._registry import register
 
 DEFAULT_K = 2
 MAX_NODES = 200_000  # search nodes (each O(tasks)); the candidate sets can make the search O(n^k)
+MAX_DEPTH = 256  # positions searched recursively (Python's recursion limit is ~1000)
 MAX_PASSES = 100  # adjacent-exchange passes of Lemma 4(1); the exchanges can cycle over three jobs
 
 
@@ -51,10 +52,14 @@ def kmaxmin(instance: OpenShopInstance, *, seed: int = 0, utilities: str = "equa
                           "--algorithm pba (generalized PBA) or exact")
     if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 0:
         raise ConfigError(f"k={k!r}: expected a number of positions >= 0 (Algorithm 1 finds the last k jobs)")
-    suffix = last_jobs(instance, min(int(k), instance.n_jobs), max_nodes=max_nodes)
+    depth = min(int(k), instance.n_jobs)
+    if depth > MAX_DEPTH:
+        raise ConfigError(f"k={k}: k-Max-Min searches the last k positions recursively, at most {MAX_DEPTH} (and "
+                          "O(n^k) nodes when candidates tie); use a smaller k, or pba")
+    suffix = last_jobs(instance, depth, max_nodes=max_nodes)
     rest = _lemma4_order(instance, suffix, np.random.default_rng(seed))
     order = np.concatenate([rest, np.asarray(suffix, dtype=np.int64)])
-    return evaluate_permutation(instance, order, algorithm=f"kmaxmin(k={k})")
+    return evaluate_permutation(instance, order, algorithm=f"kmaxmin(k={depth})")
 
 
 def last_jobs(instance: OpenShopInstance, k: int, *, max_nodes: int = MAX_NODES) -> list[int]:
@@ -77,7 +82,7 @@ class _Search:
         """(vector (τ(N∖{j_n}), τ(N∖{j_n, j_n−1}), ...), suffix) of the best branch below the set `alive`."""
         if depth == 0 or not alive.any():
             return (), []
-        memo_key = np.packbits(alive).tobytes() + bytes([depth])
+        memo_key = np.packbits(alive).tobytes()  # the depth follows from the set: k − (n − |alive|)
         if memo_key in self.memo:
             return self.memo[memo_key]
         self.nodes += 1
