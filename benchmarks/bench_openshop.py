@@ -1,7 +1,7 @@
 """Openshop model speed (Networking'20, issue 6 §6); prints one JSON document (figures go to docs/performance.md).
 
     .venv/bin/python benchmarks/bench_openshop.py [--traces DIR] [--repeat N] [--jobs N] [--tasks-per-job T]
-                                                  [--seed S] [--fairness N] [--no-exact]
+                                                  [--seed S] [--no-exact]
 
 * ``synthetic``: two Google-sized instances (``--jobs`` 19,000 jobs, 200 machines, about 600,000 tasks): ``heavy``,
   a sparse generator with a heavy-tailed number of tasks per job (log-normal of mean ``--tasks-per-job`` 32, rounded
@@ -16,9 +16,8 @@
   with a note when absent), then PBA, SPTF, FIFO offline (arrivals set to 0), plus generalized PBA and LUF with
   linear utilities; online PBA, SPTF, FIFO with δ₀ scaled by (arrival span / 3.3·10^6 s).
 * ``exact``: brute force (n = 8) and the lexicographic MILP (n = 8, 12, 20), equal utilities, m = 5 machines.
-* ``fairness``: on ``--fairness`` random instances (n = 7, m = 3, seeds 0..N-1, `random_instance` defaults,
-  priorities 1..5), how often PBA, k-Max-Min (k = 2, 3, 7) and generalized PBA (linear utilities) reach the exact
-  min-max (max-min) vector of the brute force, and how many leading (worst) coordinates of the sorted vector agree.
+
+How close the heuristics get to the optimum is measured by `fairsched replicate networking20` (``reach``).
 
 Times are the best of ``--repeat`` runs after JIT warm-up; every schedule timed is checked once by
 `fairsched.validate.check_openshop_schedule` (not timed).
@@ -39,7 +38,7 @@ import numpy as np
 
 from fairsched.openshop import OpenShopInstance, evaluate_permutation, evaluate_task_order, run_online, solve
 from fairsched.openshop.generate import random_instance
-from fairsched.openshop.metrics import lexicographically_fairer, minmax_key, utilities
+from fairsched.openshop.metrics import lexicographically_fairer
 from fairsched.openshop.online import DELTA0_S
 from fairsched.openshop.policies.exact import brute_force, lexicographic_milp
 from fairsched.validate import check_openshop_schedule
@@ -177,35 +176,6 @@ def bench_exact(repeat: int, seed: int) -> dict:
     return out
 
 
-def leading_equal(got: np.ndarray, best: np.ndarray, *, higher_is_better: bool = False) -> int:
-    """How many leading coordinates of the sorted vectors agree (worst first): len(got) when the vector is exact."""
-    a, b = (np.sort(got), np.sort(best)) if higher_is_better else (minmax_key(got), minmax_key(best))
-    differ = np.flatnonzero(a != b)
-    return int(differ[0]) if differ.size else a.size
-
-
-def bench_fairness(count: int) -> dict:
-    """How close each heuristic's sorted vector is to the brute-force optimum (n = 7, m = 3, seeds 0..count-1):
-    the share of instances where it is exact, and the mean / least number of leading (worst) coordinates equal."""
-    leading: dict[str, list[int]] = {"pba": [], "kmaxmin_k2": [], "kmaxmin_k3": [], "kmaxmin_k7": [],
-                                     "generalized_pba_linear": []}
-    n = 7
-    for seed in range(count):
-        instance = random_instance(n, 3, seed, max_priority=5)
-        best = brute_force(instance).completion
-        leading["pba"].append(leading_equal(solve(instance, "pba", seed=seed).completion, best))
-        for k in (2, 3, 7):
-            got = solve(instance, "kmaxmin", seed=seed, k=k).completion
-            leading[f"kmaxmin_k{k}"].append(leading_equal(got, best))
-        best_u = utilities(instance, brute_force(instance, utilities="linear").completion, "linear")
-        got_u = utilities(instance, solve(instance, "pba", seed=seed, utilities="linear").completion, "linear")
-        leading["generalized_pba_linear"].append(leading_equal(got_u, best_u, higher_is_better=True))
-    return {"instances": count, "jobs": n, "machines": 3, "generator": "random_instance(7, 3, seed, max_priority=5)",
-            "rates": {name: {"exact": round(float(np.mean(np.array(v) == n)), 3),
-                             "leading_equal_mean": round(float(np.mean(v)), 2), "leading_equal_min": int(min(v))}
-                      for name, v in leading.items()}}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--traces", type=Path, default=DEFAULT_TRACES)
@@ -213,16 +183,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=19_000)
     parser.add_argument("--tasks-per-job", type=float, default=32.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--fairness", type=int, default=200,
-                        help="random instances for the exact-vector rates (0: skip)")
     parser.add_argument("--no-exact", action="store_true", help="skip the brute force and MILP timings")
     args = parser.parse_args()
     out: dict = {"benchmark": "openshop", "cpu_count": os.cpu_count(), "repeat": args.repeat,
                  "synthetic": bench_synthetic(args), "google": bench_google(args.traces, args.repeat)}
     if not args.no_exact:
         out["exact"] = bench_exact(args.repeat, args.seed)
-    if args.fairness > 0:
-        out["fairness"] = bench_fairness(args.fairness)
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(out, indent=1))
 

@@ -128,10 +128,11 @@ def test_theorem1_per_machine_orders_never_beat_one_permutation() -> None:
     """Networking'20 Theorem 1: the best common permutation is as fair as the best per-machine orders."""
     rng = np.random.default_rng(21)
     for _ in range(12):
-        inst = random_instance(3, int(rng.integers(2, 4)), rng, density=0.7)
+        n, m = int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        inst = random_instance(n, m, rng, density=0.7)
         dense = inst.to_dense()
         best = min(sorted(naive_task_order_completion(dense, orders), reverse=True)
-                   for orders in itertools.product(itertools.permutations(range(3)), repeat=inst.n_machines))
+                   for orders in itertools.product(itertools.permutations(range(n)), repeat=m))
         assert minmax_key(brute_force(inst).completion).tolist() == best
 
 

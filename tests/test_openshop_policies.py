@@ -237,20 +237,6 @@ def test_kmaxmin_is_k_min_max_fair() -> None:
             assert got[:k] == list(best[:k])
 
 
-def test_theorem1_per_machine_orders_never_beat_the_best_permutation() -> None:
-    rng = np.random.default_rng(55)
-    for _ in range(8):
-        n, m = int(rng.integers(2, 5)), int(rng.integers(1, 4))
-        inst = OpenShopInstance.from_dense(random_dense(rng, n, m, max_time=4))
-        best_permutation = min(all_permutation_keys(inst).values())
-        per_machine = [np.flatnonzero(inst.task_machine == i) for i in range(m)]
-        best_orders = min(
-            tuple(minmax_key(_k.task_order_kernel(inst.task_job(), inst.task_machine, inst.task_time, inst.arrival,
-                                                  np.concatenate(orders).astype(np.int64), n, m, True)[1]).tolist())
-            for orders in itertools.product(*(itertools.permutations(tasks) for tasks in per_machine)))
-        assert best_orders == best_permutation
-
-
 # -- every registered algorithm ----------------------------------------------------------------------------
 
 def test_registry_lists_every_algorithm() -> None:

@@ -1,7 +1,8 @@
 """Independent checks of schedules against their inputs; they never use the engines.
 
-Two models: online schedules (`check_online_schedule`, below) and backfilling schedules
-(`check_backfill_schedule`, at the end of the module, with its own list of rules).
+Four models, each with its own list of rules: online schedules (`check_online_schedule`, below), backfilling
+schedules (`check_backfill_schedule`), multi-organization makespan schedules (`check_mosp_schedule`) and
+multi-task job schedules (`check_openshop_schedule`).
 
 The rules are those of the online multi-organization model (Skowron & Rzadca, "Non-monetary fair scheduling —
 cooperative game theory approach", SPAA'13 long version, Sec. 2): every sequential job runs at most once, on one
@@ -892,12 +893,11 @@ def _check_openshop_tasks(instance: OpenShopInstance, start: np.ndarray, finding
     findings.add(early.size, lambda i: f"task {early[i]} (job {instance.job_id[job[early[i]]]}, machine "
                                        f"{instance.task_machine[early[i]]}) starts at t={start[early[i]]}, before "
                                        f"its job arrives at t={release[early[i]]}", "starts before arrival")
-    by = np.lexsort((start, instance.task_machine))
     end = start + instance.task_time
-    clash = np.flatnonzero((instance.task_machine[by][1:] == instance.task_machine[by][:-1])
-                           & (start[by][1:] < end[by][:-1]))
-    a, b = by[clash], by[clash + 1]
-    findings.add(clash.size, lambda i: f"machine {instance.task_machine[a[i]]} runs task {a[i]} (job "
+    order = _argsort_stable(start)
+    n_clash, a, b = _overlaps_kernel(order, start, end, instance.task_machine, instance.n_machines,
+                                     order.size if findings.limit is None else findings.limit)
+    findings.add(int(n_clash), lambda i: f"machine {instance.task_machine[a[i]]} runs task {a[i]} (job "
                                        f"{instance.job_id[job[a[i]]]}) during [{start[a[i]]}, {end[a[i]]}) and task "
                                        f"{b[i]} (job {instance.job_id[job[b[i]]]}) from t={start[b[i]]}, before the "
                                        "first ends", "overlaps")

@@ -22,6 +22,7 @@ from fairsched.openshop.engine import evaluate_permutation, evaluate_task_order
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.online import run_online
 from fairsched.openshop.policies import ALGORITHMS, algorithm_names, get_algorithm
+from fairsched.openshop.policies._registry import accepts
 
 __all__ = ["ALGORITHMS", "OpenShopInstance", "OpenShopSchedule", "algorithm_names", "evaluate_permutation",
            "evaluate_task_order", "run_online", "solve"]
@@ -43,11 +44,9 @@ def solve(instance: OpenShopInstance, algorithm: str = "pba", *, utilities: str 
     algo = get_algorithm(algorithm)
     if k is not None:
         params["k"] = k
-    accepted = inspect.signature(algo).parameters
-    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
-        unknown = sorted(set(params) - set(accepted))
-        if unknown:
-            options = sorted(set(accepted) - {"instance", "seed", "utilities"})
-            raise ConfigError(f"algorithm {algorithm!r} takes no parameter {', '.join(unknown)}; its parameters: "
-                              f"{', '.join(options) or 'none'}")
+    unknown = sorted(name for name in params if not accepts(algo, name))
+    if unknown:
+        options = sorted(set(inspect.signature(algo).parameters) - {"instance", "seed", "utilities"})
+        raise ConfigError(f"algorithm {algorithm!r} takes no parameter {', '.join(unknown)}; its parameters: "
+                          f"{', '.join(options) or 'none'}")
     return algo(instance, seed=seed, utilities=utilities, **params)

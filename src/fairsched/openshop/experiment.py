@@ -17,7 +17,6 @@ next boundary). The algorithms that decide with utilities (generalized PBA, LUF,
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from dataclasses import dataclass, replace
@@ -32,8 +31,10 @@ from fairsched.openshop.generate import random_instance
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import summary
+from fairsched.openshop.metrics import utilities as metric_utilities
 from fairsched.openshop.online import run_online
 from fairsched.openshop.policies import ALGORITHMS
+from fairsched.openshop.policies._registry import accepts
 from fairsched.validate import check_openshop_schedule
 from fairsched.workload.google import GoogleReport, read_google
 
@@ -121,8 +122,11 @@ class OpenShopReport:
         return "delay" if self.config.online else "completion time"
 
 
-def run_openshop(config: OpenShopConfig) -> OpenShopReport:
+def run_openshop(config: OpenShopConfig, *,
+                 loaded: tuple[OpenShopInstance, str, float, GoogleReport | None] | None = None) -> OpenShopReport:
     """Load the instance, run every algorithm, check and measure each schedule (module docstring).
+
+    `loaded` is `load_instance`'s result for this configuration, to reuse one read across several runs.
 
     Raises
     ------
@@ -130,15 +134,18 @@ def run_openshop(config: OpenShopConfig) -> OpenShopReport:
     InvalidScheduleError : an algorithm produced an invalid schedule (a bug, reported clearly).
     """
     _check(config)
-    instance, source, unit, google = load_instance(config)
-    names = config.algorithms or DEFAULT_ALGORITHMS[config.utilities]
+    instance, source, unit, google = loaded if loaded is not None else load_instance(config)
+    if instance.n_jobs == 0:
+        raise ConfigError(f"{source}: no job to schedule (an empty jobs list, or every job dropped by the reader; "
+                          "see its report with --json)")
+    names = tuple(name.lower() for name in config.algorithms) or DEFAULT_ALGORITHMS[config.utilities]
     delta0 = _delta0(config, instance, unit) if config.online else None
     if not config.online:  # offline: every job is available at time 0 (§VII-A)
         instance = replace(instance, arrival=np.zeros(instance.n_jobs, dtype=np.int64))
     tau = horizon(instance, (delta0 or 0.0) / unit) if config.utilities == "linear" else None
     outcomes = {}
     for name in names:
-        params: dict[str, Any] = {"tau": tau} if tau is not None and _accepts(name, "tau") else {}
+        params: dict[str, Any] = {"tau": tau} if tau is not None and accepts(ALGORITHMS[name], "tau") else {}
         if name == "kmaxmin":
             params["k"] = config.k
         started = time.perf_counter()
@@ -150,7 +157,8 @@ def run_openshop(config: OpenShopConfig) -> OpenShopReport:
         elapsed = time.perf_counter() - started
         check_openshop_schedule(instance, schedule)
         times = schedule.completion.astype(np.float64) - (instance.arrival if config.online else 0)
-        utilities = None if tau is None else instance.priority * (tau - times)
+        utilities = None if tau is None else metric_utilities(instance, schedule.completion, "linear", tau,
+                                                               since_arrival=config.online)
         values = times if utilities is None else utilities
         outcomes[name] = AlgorithmOutcome(name, schedule, times, utilities,
                                           summary(values, higher_is_better=utilities is not None), elapsed)
@@ -178,11 +186,6 @@ def load_instance(config: OpenShopConfig) -> tuple[OpenShopInstance, str, float,
     return instance, f"random: {config.jobs} jobs, {config.machines} machines, seed {config.seed}", 1.0, None
 
 
-def _accepts(name: str, parameter: str) -> bool:
-    params = inspect.signature(ALGORITHMS[name]).parameters
-    return parameter in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-
-
 def _delta0(config: OpenShopConfig, instance: OpenShopInstance, unit: float) -> float:
     if config.delta0 is not None:
         return float(config.delta0)
@@ -195,10 +198,10 @@ def _check(config: OpenShopConfig) -> None:
         raise ConfigError("--google and --instance are exclusive: give one source")
     if config.utilities not in UTILITIES:
         raise ConfigError(f"--utilities {config.utilities!r}: choose one of {', '.join(UTILITIES)}")
-    unknown = [name for name in config.algorithms if name not in ALGORITHMS]
+    unknown = [name for name in config.algorithms if name.lower() not in ALGORITHMS]
     if unknown:
         raise ConfigError(f"--algorithm {', '.join(unknown)}: choose from {', '.join(ALGORITHMS)}")
-    if config.online and "exact" in config.algorithms:
+    if config.online and "exact" in (name.lower() for name in config.algorithms):
         raise ConfigError("--online with --algorithm exact: exact references are offline only")
     for name in ("jobs", "machines", "k", "google_machines", "max_tasks"):
         value: Any = getattr(config, name)

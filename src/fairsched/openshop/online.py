@@ -21,7 +21,6 @@ Interpretations (the paper leaves them open):
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Iterator
 from dataclasses import replace
@@ -35,7 +34,7 @@ from fairsched.openshop.engine import completion_of
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import check_utilities, default_horizon
 from fairsched.openshop.policies import get_algorithm
-from fairsched.openshop.policies._registry import Algorithm
+from fairsched.openshop.policies._registry import Algorithm, accepts
 
 EVENT_DRIVEN = ("fifo", "sptf", "luf")
 DELTA0_S, ALPHA, BETA = 3.3e5, 50.0, 3.0  # §VII-B
@@ -84,7 +83,7 @@ def run_online(instance: OpenShopInstance, algorithm: str | Algorithm, *, utilit
     task_start = np.full(instance.n_tasks, -1, dtype=np.int64)
     ready = np.zeros(instance.n_machines, dtype=np.int64)
     tau = float(params.pop("tau", default_horizon(instance)))
-    pass_tau = _accepts(algo, "tau")
+    pass_tau = accepts(algo, "tau")
     seeds = np.random.default_rng(seed)
     boundaries = _boundaries(instance, delta0, alpha, beta, time_unit)
     begin = next(boundaries)
@@ -149,12 +148,3 @@ def _check_intervals(delta0: float, alpha: float, beta: float, time_unit: float)
     for label, value in (("alpha", alpha), ("beta", beta)):
         if not (math.isfinite(value) and value >= 0):
             raise ConfigError(f"online: {label}={value!r}: expected a number >= 0 in δ_i = δ₀ / (1 + α·e^(−β·i))")
-
-
-def _accepts(algo: Algorithm, parameter: str) -> bool:
-    try:
-        signature = inspect.signature(algo)
-    except (TypeError, ValueError):
-        return False
-    return parameter in signature.parameters or any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())

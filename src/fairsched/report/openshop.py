@@ -97,9 +97,8 @@ def cdf_figure(report: OpenShopReport) -> Figure:
     FigureCanvasAgg(fig)
     ax_cdf, ax_bars = fig.subplots(1, 2, width_ratios=(3, 2))
     linear = report.tau is not None
-    scale = 1.0  # plotted in the instance's unit, as labelled
     for name, outcome in report.outcomes.items():
-        values = np.sort(outcome.utilities if linear else outcome.times * scale)
+        values = np.sort(outcome.utilities if linear else outcome.times)
         ax_cdf.step(values, np.arange(1, values.size + 1) / values.size, where="post", label=name)
     label = "utility P_j·(τ − t)" if linear else f"{report.measure} ({_unit(report)})"
     ax_cdf.set_xlabel(label)
@@ -111,7 +110,7 @@ def cdf_figure(report: OpenShopReport) -> Figure:
     width = 0.8 / max(len(names), 1)
     for i, name in enumerate(names):
         s = report.outcomes[name].summary
-        heights = [s["mean"] * scale, s["q4_mean"] * scale, s["std"] * scale]
+        heights = [s["mean"], s["q4_mean"], s["std"]]
         ax_bars.bar(np.arange(3) - 0.4 + (i + 0.5) * width, heights, width=width, label=name)
     ax_bars.set_xticks(range(3), ["average", "4th-quartile avg", "deviation"])
     ax_bars.set_ylabel(label)
@@ -146,11 +145,12 @@ def networking20_renderable(result: Networking20Result) -> Group:
         table.add_row(row["setting"], row["claim"], f"{row['paper']:.2f}", f"{row['ours']:.2f}",
                       "yes" if row["holds"] else "no")
     reach = Table(title="Exact max-min fair vector reached (brute force), random instances")
-    for name in ("algorithm", "instances", "n × m", "exact vector", "2nd largest optimal"):
-        reach.add_column(name, justify="left" if name == "algorithm" else "right")
+    for name in ("algorithm", "utilities", "k", "instances", "n × m", "exact vector", "leading equal: mean / least"):
+        reach.add_column(name, justify="left" if name in ("algorithm", "utilities") else "right")
     for row in result.reach:
-        reach.add_row(row["algorithm"], str(row["instances"]), f"{row['n_jobs']} × {row['n_machines']}",
-                      f"{row['exact_vector']:.0%}", f"{row['second_largest_optimal']:.0%}")
+        reach.add_row(row["algorithm"], row["utilities"], "—" if row["k"] is None else str(row["k"]),
+                      str(row["instances"]), f"{row['n_jobs']} × {row['n_machines']}", f"{row['exact_vector']:.1%}",
+                      f"{row['leading_mean']:.2f} / {row['leading_min']}")
     return Group(table, reach) if result.reach else Group(table)
 
 

@@ -5,6 +5,7 @@ Every algorithm is a function ``f(instance, *, seed=0, utilities="equal", **para
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -49,3 +50,12 @@ def lazy_exact(instance: OpenShopInstance, *, seed: int = 0, utilities: str = "e
     from fairsched.openshop.policies.exact import exact as _exact
 
     return _exact(instance, seed=seed, utilities=utilities, **params)
+
+
+def accepts(algorithm: Algorithm, parameter: str) -> bool:
+    """Whether `algorithm` takes keyword `parameter` (explicitly or through ``**kwargs``)."""
+    try:
+        params = inspect.signature(algorithm).parameters
+    except (TypeError, ValueError):
+        return False
+    return parameter in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
