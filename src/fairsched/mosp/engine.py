@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fairsched.errors import ConfigError, InvariantError
+from fairsched.mosp._kernels import _TIME_INF as NEVER
 from fairsched.mosp._kernels import (
     backward_list_kernel,
     earliest_fit,
@@ -37,18 +38,29 @@ from fairsched.mosp._kernels import (
     min_idle,
     reserve,
     reserve_jobs,
+    segment_at,
 )
 
 __all__ = [
+    "NEVER",
     "IdleProfiles",
     "backward_list_schedule",
     "earliest_fit",
+    "fits_capacity",
     "idle_since",
     "latest_fit",
     "list_schedule",
     "min_idle",
     "reserve",
+    "reserve_jobs",
+    "segment_at",
 ]
+
+
+def fits_capacity(procs: np.ndarray, cluster: np.ndarray, start: np.ndarray, runtime: np.ndarray,
+                  width: np.ndarray) -> bool:
+    """Whether the jobs (those with ``cluster >= 0``) never use more processors than their cluster has."""
+    return not bool((IdleProfiles._reserved(procs, cluster, start, runtime, width).idle < 0).any())
 
 
 def list_schedule(runtime: np.ndarray, width: np.ndarray, m: int, order: np.ndarray) -> np.ndarray:
@@ -137,13 +149,19 @@ class IdleProfiles:
 
         The jobs are assumed to respect capacity (checked: `InvariantError` otherwise).
         """
-        cluster, start, runtime, width = (np.ascontiguousarray(a, dtype=np.int64)
-                                          for a in (cluster, start, runtime, width))
-        placed = int((cluster >= 0).sum())
-        prof = cls.empty(procs, 1 + 2 * (placed + spare))
-        reserve_jobs(prof.times, prof.idle, prof.size, cluster, start, runtime, width)
+        prof = cls._reserved(procs, cluster, start, runtime, width, spare)
         if (prof.idle < 0).any():
             raise InvariantError("IdleProfiles.of_jobs: the given jobs use more processors than a cluster has")
+        return prof
+
+    @classmethod
+    def _reserved(cls, procs: np.ndarray, cluster: np.ndarray, start: np.ndarray, runtime: np.ndarray,
+                  width: np.ndarray, spare: int = 0) -> IdleProfiles:
+        """Profiles with every job of ``cluster >= 0`` reserved, idle counts possibly negative (overbooked)."""
+        cluster, start, runtime, width = (np.ascontiguousarray(a, dtype=np.int64)
+                                          for a in (cluster, start, runtime, width))
+        prof = cls.empty(procs, 1 + 2 * (int((cluster >= 0).sum()) + spare))
+        reserve_jobs(prof.times, prof.idle, prof.size, cluster, start, runtime, width)
         return prof
 
     @property

@@ -19,13 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from fairsched.mosp._kernels import earliest_fit, reserve, segment_at
-from fairsched.mosp.engine import IdleProfiles
+from fairsched.mosp.engine import NEVER, IdleProfiles, earliest_fit, reserve, segment_at
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.metrics import deadline
 from fairsched.mosp.policies.local import local_schedule
-
-NEVER = np.iinfo(np.int64).max // 4  # C^{>=j} of a cluster with fewer than j processors: never; safe to add p to
 
 
 @dataclass(frozen=True)

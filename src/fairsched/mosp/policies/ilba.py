@@ -6,8 +6,7 @@ import numpy as np
 from numba import njit
 
 from fairsched.errors import ConfigError
-from fairsched.mosp._kernels import earliest_fit, reserve
-from fairsched.mosp.engine import IdleProfiles
+from fairsched.mosp.engine import IdleProfiles, earliest_fit, fits_capacity, reserve
 from fairsched.mosp.instance import MospInstance, MospSchedule
 
 __all__ = ["ilba"]
@@ -61,7 +60,7 @@ def ilba(instance: MospInstance, schedule: MospSchedule) -> MospSchedule:
         raise ConfigError(f"ilba: the schedule must give each of the {instance.n_jobs} jobs a cluster in "
                           f"0..{instance.n_orgs - 1} at least as wide as the job and a start >= 0")
     end = start + instance.runtime
-    if _over_capacity(instance.procs, cluster, start, end, instance.width):
+    if not fits_capacity(instance.procs, cluster, start, instance.runtime, instance.width):
         raise ConfigError("ilba: the input schedule uses more processors than a cluster has; ILBA needs a "
                           "feasible schedule (check it with fairsched.validate.check_mosp_schedule)")
     loads = np.zeros(instance.n_orgs, dtype=np.int64)
@@ -76,17 +75,6 @@ def ilba(instance: MospInstance, schedule: MospSchedule) -> MospSchedule:
     new_cluster, new_start = _ilba_kernel(instance.procs, cluster_seq, job_seq, job_rank, cluster, start,
                                           instance.runtime, instance.width, prof.times, prof.idle, prof.size)
     return MospSchedule(cluster=new_cluster, start=new_start, algorithm=name)
-
-
-def _over_capacity(procs: np.ndarray, cluster: np.ndarray, start: np.ndarray, end: np.ndarray,
-                   width: np.ndarray) -> bool:
-    """Whether some cluster runs more than its processors at some instant (events sorted by cluster, time)."""
-    on, times = np.concatenate((cluster, cluster)), np.concatenate((start, end))
-    order = np.lexsort((times, on))
-    used = np.cumsum(np.concatenate((width, -width))[order])
-    on, times = on[order], times[order]
-    last = np.append((on[1:] != on[:-1]) | (times[1:] != times[:-1]), True)
-    return bool((last & (used > procs[on])).any())
 
 
 @njit(cache=True)

@@ -47,8 +47,8 @@ def local_schedule(instance: MospInstance, *, order: str = "hf", seed: int = 0) 
     Implements the "local" algorithm of TPDS'11 §7.1 (with ``order="hf"``) and the local policies of §7.3.
     With ``order="rnd"`` one generator seeded with `seed` draws the permutations of organizations 0, 1, ... in turn.
 
-    Raises `ConfigError` when a job is wider than its owner's cluster: it has no local schedule, so constraint (1)
-    is undefined (TPDS'11 §5.1 requires every job to fit its own cluster).
+    Every job fits its owner's cluster (`MospInstance.check` refuses instances where one does not: it would have
+    no local schedule, and constraint (1) would be undefined, TPDS'11 §5.1).
 
     Examples
     --------
@@ -62,12 +62,6 @@ def local_schedule(instance: MospInstance, *, order: str = "hf", seed: int = 0) 
     rng = np.random.default_rng(seed)
     cluster = instance.owner.copy()
     start = np.zeros(instance.n_jobs, dtype=np.int64)
-    too_wide = np.flatnonzero(instance.width > instance.procs[instance.owner])
-    if too_wide.size:
-        j = int(too_wide[0])
-        raise ConfigError(f"job {instance.job_id[j]} needs {instance.width[j]} processors but its owner, "
-                          f"organization {instance.owner[j]}, has {instance.procs[instance.owner[j]]}: it has no "
-                          f"local schedule ({too_wide.size} such job(s)); every job must fit its owner's cluster")
     by_owner = np.argsort(instance.owner, kind="stable")
     bounds = np.searchsorted(instance.owner[by_owner], np.arange(instance.n_orgs + 1))
     for k in range(instance.n_orgs):

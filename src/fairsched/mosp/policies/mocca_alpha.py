@@ -7,10 +7,10 @@ from fractions import Fraction
 import numpy as np
 
 from fairsched.errors import ConfigError
-from fairsched.mosp._kernels import reserve_jobs
-from fairsched.mosp.engine import IdleProfiles, backward_list_schedule
+from fairsched.mosp.engine import IdleProfiles, backward_list_schedule, fits_capacity
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.metrics import deadline, lower_bound_exact, org_makespans
+from fairsched.mosp.policies._mocca_phases import largest_first
 from fairsched.mosp.policies.local import local_schedule
 
 __all__ = ["mocca_alpha"]
@@ -91,9 +91,7 @@ def _checked_local(instance: MospInstance, local: MospSchedule) -> MospSchedule:
         raise ConfigError("mocca_alpha: a local schedule runs every job on its owner's cluster from time >= 0; "
                           f"job {instance.job_id[np.flatnonzero((cluster != instance.owner) | (start < 0))[0]]} "
                           "does not")
-    prof = IdleProfiles.empty(instance.procs, 1 + 2 * instance.n_jobs)
-    reserve_jobs(prof.times, prof.idle, prof.size, cluster, start, instance.runtime, instance.width)
-    if (prof.idle < 0).any():
+    if not fits_capacity(instance.procs, cluster, start, instance.runtime, instance.width):
         raise ConfigError("mocca_alpha: the local schedule uses more processors than a cluster has")
     return MospSchedule(cluster=cluster, start=start, algorithm=local.algorithm)
 
@@ -117,7 +115,7 @@ def _reschedule_backwards(instance: MospInstance, cluster: np.ndarray, start: np
     deviation in `mocca_alpha`'s docstring; the same rule as `fairsched.mosp.policies.mocca_exp`).
     """
     local_cluster, local_start = cluster.copy(), start.copy()
-    smallest_first = np.argsort(-instance.procs, kind="stable")[::-1]  # TPDS'11 k = N..1
+    smallest_first = largest_first(instance.procs)[::-1]  # TPDS'11 k = N..1
     kept_local = np.zeros(instance.n_jobs, dtype=bool)
     while True:
         placing = moved & ~kept_local
