@@ -403,6 +403,16 @@ _SPLITTERS: dict[str, Callable[[int, int, float, Any], np.ndarray]] = {
     "even": _split_even, "uniform": _split_uniform, "zipf": _split_zipf}
 
 
+def zipf_weights(n: int, s: float) -> np.ndarray:
+    """Zipf probabilities of ranks 1..n: r**-s / Σ_j j**-s.
+
+    >>> zipf_weights(2, 1.0).tolist()
+    [0.6666666666666666, 0.3333333333333333]
+    """
+    weight = np.arange(1, n + 1, dtype=np.float64) ** -s
+    return weight / weight.sum()
+
+
 def zipf_counts(n_machines: int, n_orgs: int, s: float = DEFAULT_ZIPF_S) -> np.ndarray:
     """Zipf machine counts in rank order: proportional to 1/r**s (r = 1..k), each >= 1, summing to m.
 
@@ -413,8 +423,7 @@ def zipf_counts(n_machines: int, n_orgs: int, s: float = DEFAULT_ZIPF_S) -> np.n
     >>> zipf_counts(64, 5, 1.4267).tolist()
     [35, 13, 7, 5, 4]
     """
-    weight = np.arange(1, n_orgs + 1, dtype=np.float64) ** -s
-    quota = n_machines * weight / weight.sum()
+    quota = n_machines * zipf_weights(n_orgs, s)
     counts = np.floor(quota).astype(np.int64)
     remainder = n_machines - int(counts.sum())
     counts[np.argsort(-(quota - counts), kind="stable")[:remainder]] += 1

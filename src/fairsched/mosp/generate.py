@@ -36,7 +36,7 @@ import numpy as np
 
 from fairsched.errors import ConfigError
 from fairsched.mosp.instance import MospInstance
-from fairsched.scenario import DEFAULT_ZIPF_S, ORG_ID_COLUMNS, OrgsBy, assign_orgs
+from fairsched.scenario import DEFAULT_ZIPF_S, ORG_ID_COLUMNS, OrgsBy, assign_orgs, zipf_weights
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.lublin import LublinModel, sample_rigid_jobs
 from fairsched.workload.model import Workload
@@ -105,8 +105,7 @@ def zipf_owners(n_jobs: int, n_orgs: int, rng: RandomSource, s: float = ZIPF_EXP
     _check_count("n_orgs", n_orgs, minimum=1)
     if not (math.isfinite(s) and s >= 0):
         raise ConfigError(f"Zipf exponent s={s!r}: expected a finite number >= 0")
-    weight = np.arange(1, n_orgs + 1, dtype=np.float64) ** -s
-    return _as_rng(rng).choice(n_orgs, size=int(n_jobs), p=weight / weight.sum()).astype(np.int64)
+    return _as_rng(rng).choice(n_orgs, size=int(n_jobs), p=zipf_weights(n_orgs, s)).astype(np.int64)
 
 
 def heterogeneous_procs(n_orgs: int, rng: RandomSource, shape: float, minimum: int = PARETO_MINIMUM,
