@@ -12,14 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fairsched.errors import ConfigError, UnknownPolicyError
-from fairsched.openshop import online
+from fairsched.openshop import online, run_online
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import default_horizon
-from fairsched.openshop.online import interval_lengths, run_online
+from fairsched.openshop.online import interval_lengths
 from fairsched.openshop.policies import ALGORITHMS, fifo
 from fairsched.validate import check_openshop_schedule
 
-PLANNERS = [name for name in ALGORITHMS if name not in online.EVENT_DRIVEN]
+PLANNERS = [name for name, algo in ALGORITHMS.items() if not algo.event_driven]
 
 
 def test_interval_lengths_follow_the_paper_formula() -> None:

@@ -18,11 +18,11 @@ import inspect
 from typing import Any
 
 from fairsched.errors import ConfigError
-from fairsched.openshop.engine import evaluate_permutation, evaluate_task_order
+from fairsched.openshop import online
+from fairsched.openshop.engine import accepts, evaluate_permutation, evaluate_task_order
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
-from fairsched.openshop.online import run_online
 from fairsched.openshop.policies import ALGORITHMS, algorithm_names, get_algorithm
-from fairsched.openshop.policies._registry import accepts
+from fairsched.openshop.policies._registry import Algorithm
 
 __all__ = ["ALGORITHMS", "OpenShopInstance", "OpenShopSchedule", "algorithm_names", "evaluate_permutation",
            "evaluate_task_order", "run_online", "solve"]
@@ -50,3 +50,17 @@ def solve(instance: OpenShopInstance, algorithm: str = "pba", *, utilities: str 
         raise ConfigError(f"algorithm {algorithm!r} takes no parameter {', '.join(unknown)}; its parameters: "
                           f"{', '.join(options) or 'none'}")
     return algo(instance, seed=seed, utilities=utilities, **params)
+
+
+def run_online(instance: OpenShopInstance, algorithm: str | Algorithm = "pba", **options: Any) -> OpenShopSchedule:
+    """Schedule `instance` online (Networking'20 §VII-B) with a registered algorithm or a callable; `options` are
+    those of `fairsched.openshop.online.run_online` (utilities, seed, delta0, alpha, beta, time_unit, params).
+
+    >>> inst = OpenShopInstance.from_dense([[4, 0], [1, 1], [0, 2]], arrival=[0, 0, 3])
+    >>> run_online(inst, "pba", delta0=10.0, alpha=0.0).completion.tolist()   # boundaries 0, 10, 20, ...
+    [5, 1, 12]
+    >>> run_online(inst, "sptf").completion.tolist()
+    [5, 1, 5]
+    """
+    name = algorithm if isinstance(algorithm, str) else getattr(algorithm, "__name__", "custom")
+    return online.run_online(instance, get_algorithm(algorithm), name=name, **options)

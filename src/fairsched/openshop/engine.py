@@ -9,6 +9,9 @@ Both evaluations are O(tasks) numba loops (> 10^7 tasks/s, see docs/performance.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+
 import numpy as np
 
 from fairsched.errors import ConfigError
@@ -120,3 +123,13 @@ def _as_permutation(values: np.ndarray, n: int, name: str, what: str) -> np.ndar
         raise ConfigError(f"{name}: expected {what} of 0..{n - 1} (each exactly once), got {arr.size} values "
                           f"{arr[:8].tolist()}{'...' if arr.size > 8 else ''}")
     return arr
+
+
+def accepts(function: Callable[..., object], parameter: str) -> bool:
+    """Whether `function` takes keyword `parameter` (explicitly or through ``**kwargs``): algorithms get only the
+    options they declare (e.g. ``tau`` for linear utilities, ``k`` for k-Max-Min)."""
+    try:
+        params = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    return parameter in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())

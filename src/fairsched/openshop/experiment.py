@@ -26,15 +26,14 @@ from typing import Any
 import numpy as np
 
 from fairsched.errors import ConfigError
-from fairsched.openshop import solve
+from fairsched.openshop import run_online, solve
+from fairsched.openshop.engine import accepts
 from fairsched.openshop.generate import random_instance
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import summary
 from fairsched.openshop.metrics import utilities as metric_utilities
-from fairsched.openshop.online import run_online
 from fairsched.openshop.policies import ALGORITHMS
-from fairsched.openshop.policies._registry import accepts
 from fairsched.validate import check_openshop_schedule
 from fairsched.workload.google import GoogleReport, read_google
 

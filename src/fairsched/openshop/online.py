@@ -22,7 +22,7 @@ Interpretations (the paper leaves them open):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -30,13 +30,12 @@ import numpy as np
 
 from fairsched.errors import ConfigError, InvariantError
 from fairsched.openshop import _kernels as _k
-from fairsched.openshop.engine import completion_of
+from fairsched.openshop.engine import accepts, completion_of
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import check_utilities, default_horizon
-from fairsched.openshop.policies import get_algorithm
-from fairsched.openshop.policies._registry import Algorithm, accepts
 
-EVENT_DRIVEN = ("fifo", "sptf", "luf")
+Algorithm = Callable[..., OpenShopSchedule]
+
 DELTA0_S, ALPHA, BETA = 3.3e5, 50.0, 3.0  # §VII-B
 MAX_INTERVALS = 1_000_000  # more means δ₀ is tiny against the horizon: most likely a wrong time_unit
 
@@ -51,33 +50,38 @@ def interval_lengths(count: int, *, delta0: float = DELTA0_S, alpha: float = ALP
     return delta0 / (1.0 + alpha * np.exp(-beta * i))
 
 
-def run_online(instance: OpenShopInstance, algorithm: str | Algorithm, *, utilities: str = "equal", seed: int = 0,
+def run_online(instance: OpenShopInstance, algorithm: Algorithm, *, utilities: str = "equal", seed: int = 0,
                delta0: float = DELTA0_S, alpha: float = ALPHA, beta: float = BETA, time_unit: float = 1.0,
-               **params: Any) -> OpenShopSchedule:
+               name: str | None = None, **params: Any) -> OpenShopSchedule:
     """Schedule `instance` online: jobs are known from their arrival on (Networking'20 §VII-B).
+
+    `fairsched.openshop.run_online` is the front door taking algorithm names; this function takes the algorithm
+    itself, so that the online engine never imports a policy.
 
     Parameters
     ----------
-    algorithm : a registered name (FIFO/SPTF/LUF run event driven, the others re-plan per interval) or a callable
-        ``f(instance, *, seed, utilities, **params)`` used as a planner.
+    algorithm : ``f(instance, *, seed, utilities, **params)``: a planner re-run per interval, or, if tagged
+        ``event_driven`` (FIFO, SPTF, LUF: `policies._registry.register`), run once as it is.
     seed : seeds the planners (one derived seed per interval).
     delta0, alpha, beta : the interval lengths δ_i = δ₀ / (1 + α·e^{−β·i}); δ₀ in seconds.
     time_unit : seconds per time unit of the instance (1 = seconds; 1e-6 = microseconds).
+    name : the algorithm's name in the schedule's label (default: the function's name).
     params : passed to the algorithm (e.g. ``k`` for kmaxmin, ``tau`` for linear utilities).
 
     Examples
     --------
     >>> inst = OpenShopInstance.from_dense([[4, 0], [1, 1], [0, 2]], arrival=[0, 0, 3])
-    >>> run_online(inst, "pba", delta0=10.0, alpha=0.0).completion.tolist()   # boundaries 0, 10, 20, ...
+    >>> from fairsched.openshop.policies import pba, sptf
+    >>> run_online(inst, pba.pba, delta0=10.0, alpha=0.0).completion.tolist()   # boundaries 0, 10, 20, ...
     [5, 1, 12]
-    >>> run_online(inst, "sptf").completion.tolist()
+    >>> run_online(inst, sptf.sptf).completion.tolist()
     [5, 1, 5]
     """
     check_utilities(utilities)
     _check_intervals(delta0, alpha, beta, time_unit)
-    name = algorithm if isinstance(algorithm, str) else getattr(algorithm, "__name__", "custom")
-    algo = get_algorithm(algorithm)
-    if isinstance(algorithm, str) and algorithm.strip().lower() in EVENT_DRIVEN:
+    name = name or getattr(algorithm, "__name__", "custom")
+    algo = algorithm
+    if getattr(algo, "event_driven", False):
         schedule = algo(instance, seed=seed, utilities=utilities, **params)
         return replace(schedule, algorithm=f"{name} (online)")
     task_start = np.full(instance.n_tasks, -1, dtype=np.int64)

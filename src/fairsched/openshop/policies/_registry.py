@@ -5,7 +5,6 @@ Every algorithm is a function ``f(instance, *, seed=0, utilities="equal", **para
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -17,10 +16,15 @@ Algorithm = Callable[..., OpenShopSchedule]
 ALGORITHMS: dict[str, Algorithm] = {}
 
 
-def register(name: str, algorithm: Algorithm) -> Algorithm:
-    """Record `algorithm` under `name` (module level, once per algorithm)."""
+def register(name: str, algorithm: Algorithm, *, event_driven: bool = False) -> Algorithm:
+    """Record `algorithm` under `name` (module level, once per algorithm).
+
+    `event_driven` tags the list schedulers that already respect arrivals without preemption (FIFO, SPTF, LUF):
+    online they run as they are, instead of re-planning at interval boundaries (`fairsched.openshop.online`).
+    """
     if name in ALGORITHMS:
         raise ValueError(f"openshop algorithm {name!r} registered twice")
+    algorithm.event_driven = event_driven  # type: ignore[attr-defined]
     ALGORITHMS[name] = algorithm
     return algorithm
 
@@ -50,12 +54,3 @@ def lazy_exact(instance: OpenShopInstance, *, seed: int = 0, utilities: str = "e
     from fairsched.openshop.policies.exact import exact as _exact
 
     return _exact(instance, seed=seed, utilities=utilities, **params)
-
-
-def accepts(algorithm: Algorithm, parameter: str) -> bool:
-    """Whether `algorithm` takes keyword `parameter` (explicitly or through ``**kwargs``)."""
-    try:
-        params = inspect.signature(algorithm).parameters
-    except (TypeError, ValueError):
-        return False
-    return parameter in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())

@@ -31,4 +31,4 @@ def fifo(instance: OpenShopInstance, *, seed: int = 0, utilities: str = "equal")
                                 algorithm="fifo")
 
 
-register("fifo", fifo)
+register("fifo", fifo, event_driven=True)

@@ -49,4 +49,4 @@ def luf(instance: OpenShopInstance, *, seed: int = 0, utilities: str = "equal",
                          class_offset=np.full(weights.size, horizon), algorithm="luf")
 
 
-register("luf", luf)
+register("luf", luf, event_driven=True)

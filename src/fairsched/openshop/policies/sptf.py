@@ -30,4 +30,4 @@ def sptf(instance: OpenShopInstance, *, seed: int = 0, utilities: str = "equal")
     return list_schedule(instance, instance.task_time.astype(float), algorithm="sptf")
 
 
-register("sptf", sptf)
+register("sptf", sptf, event_driven=True)
