@@ -18,6 +18,7 @@ from fairsched.openshop import _kernels as _k
 from fairsched.openshop.engine import evaluate_permutation
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, utilities
+from fairsched.openshop.policies import _lemma4_kernels as _lemma4
 from fairsched.openshop.policies import fifo, get_algorithm, kmaxmin, luf, pba, sptf
 from fairsched.validate import check_openshop_schedule
 
@@ -108,11 +109,11 @@ def test_kmaxmin_branches_on_ties_and_keeps_the_dominant_branch() -> None:
 def test_lemma4_exchanges() -> None:
     """Job 1 dominates job 0 (p = 1 <= 2 on their shared machine 0, and job 1's machine 1 is not shared)."""
     inst = OpenShopInstance.from_dense([[2, 0], [1, 5], [0, 3]])
-    assert _k._dominates(1, 0, inst.indptr, inst.task_machine, inst.task_time)
-    assert not _k._dominates(0, 1, inst.indptr, inst.task_machine, inst.task_time)
-    assert not _k._dominates(0, 2, inst.indptr, inst.task_machine, inst.task_time)  # nothing shared
+    assert _lemma4._dominates(1, 0, inst.indptr, inst.task_machine, inst.task_time)
+    assert not _lemma4._dominates(0, 1, inst.indptr, inst.task_machine, inst.task_time)
+    assert not _lemma4._dominates(0, 2, inst.indptr, inst.task_machine, inst.task_time)  # nothing shared
     order = np.array([0, 1, 2], dtype=np.int64)
-    _k.lemma4_passes(order, inst.indptr, inst.task_machine, inst.task_time, 10)
+    _lemma4.lemma4_passes(order, inst.indptr, inst.task_machine, inst.task_time, 10)
     assert order.tolist() == [1, 2, 0] or order.tolist() == [1, 0, 2]
     assert order[0] == 1
 

@@ -17,6 +17,7 @@ from fairsched.openshop import _kernels as _k
 from fairsched.openshop.engine import evaluate_permutation
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import check_utilities
+from fairsched.openshop.policies import _lemma4_kernels as _lemma4
 from fairsched.openshop.policies._registry import register
 
 DEFAULT_K = 2
@@ -112,7 +113,7 @@ def _lemma4_order(instance: OpenShopInstance, placed: list[int], rng: np.random.
     every shared machine (strictly on one; adjacent exchanges), then (2) identical jobs made adjacent."""
     rest = np.setdiff1d(np.arange(instance.n_jobs, dtype=np.int64), np.asarray(placed, dtype=np.int64))
     rest = rng.permutation(rest)
-    _k.lemma4_passes(rest, instance.indptr, instance.task_machine, instance.task_time, MAX_PASSES)
+    _lemma4.lemma4_passes(rest, instance.indptr, instance.task_machine, instance.task_time, MAX_PASSES)
     return _group_identical(instance, rest)
 
 

@@ -23,10 +23,10 @@ import math
 import numpy as np
 
 from fairsched.errors import ConfigError, InvariantError
-from fairsched.openshop import _kernels as _k
 from fairsched.openshop.engine import evaluate_permutation, tasks_by_machine
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import check_utilities, default_horizon
+from fairsched.openshop.policies import _pba_kernels as _k
 from fairsched.openshop.policies._registry import register
 
 EPS_FRACTION = 1e-4  # ε = 1e−4 × the smallest processing time (§VII)
