@@ -131,9 +131,11 @@ class TPDS11Result:
 
 @dataclass(frozen=True)
 class _Spec:
-    """One instance to generate and solve; `procs` is m (homogeneous) or the Pareto shape (heterogeneous)."""
+    """One instance to generate and solve, and the experiments that use it (`EXPERIMENTS` names): homogeneous
+    instances (`procs` = m, `shape` = 0) serve ``homogeneous`` and ``local-policies``, heterogeneous ones (`shape` =
+    the Pareto shape) ``heterogeneous``."""
 
-    experiment: str
+    experiments: tuple[str, ...]
     dist: str
     orgs: int
     jobs: int
@@ -168,13 +170,13 @@ def instance_specs(config: TPDS11Config) -> list[_Spec]:
     wanted = set(config.experiments)
     specs = []
     if wanted & {"homogeneous", "local-policies"}:
-        tag = "+".join(e for e in EXPERIMENTS[:2] if e in wanted)
-        specs += [_Spec(tag, dist, n_orgs, n_jobs, m, 0, i, _seed(config.seed, 0, d, n_orgs, n_jobs, m, i),
+        uses = tuple(e for e in EXPERIMENTS[:2] if e in wanted)
+        specs += [_Spec(uses, dist, n_orgs, n_jobs, m, 0, i, _seed(config.seed, 0, d, n_orgs, n_jobs, m, i),
                         config.validate)
                   for d, dist in enumerate(DISTS) for n_orgs in ORGS for n_jobs in JOBS for m in PROCS
                   for i in range(homogeneous)]
     if "heterogeneous" in wanted:
-        specs += [_Spec("heterogeneous", dist, HETEROGENEOUS_ORGS, n_jobs, 0, shape, i,
+        specs += [_Spec(("heterogeneous",), dist, HETEROGENEOUS_ORGS, n_jobs, 0, shape, i,
                         _seed(config.seed, 1, d, shape, n_jobs, 0, i), config.validate)
                   for d, dist in enumerate(DISTS) for shape in PARETO_SHAPES for n_jobs in JOBS
                   for i in range(heterogeneous)]
@@ -237,7 +239,7 @@ def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
     instance = build_instance(spec)
     lb = instance.lower_bound()
     runs: list[tuple[str, str, str, int, Any]] = []
-    if spec.experiment in ("homogeneous", "homogeneous+local-policies", "heterogeneous"):
+    if "homogeneous" in spec.experiments or "heterogeneous" in spec.experiments:
         experiment = "heterogeneous" if spec.shape else "homogeneous"
         local = local_schedule(instance, order="hf")
         mocca = mocca_experimental(instance, local_order="hf")
@@ -245,7 +247,7 @@ def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
                  (experiment, "mocca+ilba", "hf", 3, ilba(instance, mocca))]
         _validate(spec, instance, mocca, bound=proven_bound(instance, "mocca-exp"))
         _validate(spec, instance, runs[-1][4], delay_reference=mocca)
-    if "local-policies" in spec.experiment:
+    if "local-policies" in spec.experiments:
         for order in LOCAL_ORDERS:
             for threshold in THRESHOLDS:
                 moved = mocca_experimental(instance, alpha=float(threshold), local_order=order, seed=spec.seed)
