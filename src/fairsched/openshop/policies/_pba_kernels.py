@@ -119,13 +119,7 @@ def _scan_top_machine(i1, top, head, m_ptr, m_job, m_time, alive, indptr, task_m
             break  # every later job has key >= τ_{i1} − p >= this bound: none can beat or tie
         key = _pba_key(j, indptr, task_machine, task_time, tau, rank, member, n_words, best_key, eps[j], best_e,
                        best >= 0)
-        if key < 0:
-            continue
-        cmp = _beats(key, eps[j], best_key, best_e) if best >= 0 else 1
-        if cmp == 1:
-            best, best_key, best_e, tie = j, key, eps[j], False
-        elif cmp == 0:
-            tie = True
+        best, best_key, best_e, tie = _consider(j, key, eps[j], best, best_key, best_e, tie)
     return best, best_key, best_e, tie
 
 
@@ -138,14 +132,21 @@ def _scan_all(alive, indptr, task_machine, task_time, tau, rank, member, n_words
             continue
         key = _pba_key(j, indptr, task_machine, task_time, tau, rank, member, n_words, best_key, eps[j], best_e,
                        best >= 0)
-        if key < 0:
-            continue
-        cmp = _beats(key, eps[j], best_key, best_e) if best >= 0 else 1
-        if cmp == 1:
-            best, best_key, best_e, tie = j, key, eps[j], False
-        elif cmp == 0:
-            tie = True
+        best, best_key, best_e, tie = _consider(j, key, eps[j], best, best_key, best_e, tie)
     return best, tie
+
+
+@njit(cache=True)
+def _consider(j, key, e, best, best_key, best_e, tie):
+    """Fold candidate j (key, ε) into the running (best, key, ε, tie); key < 0 = rejected early by `_pba_key`."""
+    if key < 0:
+        return best, best_key, best_e, tie
+    cmp = _beats(key, e, best_key, best_e) if best >= 0 else 1
+    if cmp == 1:
+        return j, key, e, False
+    if cmp == 0:
+        return best, best_key, best_e, True
+    return best, best_key, best_e, tie
 
 
 # -- §VI generalized PBA -----------------------------------------------------------------------------------
