@@ -215,11 +215,7 @@ def homogeneous_figure(result: TPDS11Result) -> Figure | None:
             ticks = sorted({r[axis] for r in rows if isinstance(r[axis], int)})
             ax.set_xticks(ticks, [str(t) for t in ticks])
             ax.minorticks_off()
-            ax.set_xlabel(label)
-            ax.set_ylabel("score C_max / LB")
-            ax.set_title(f"{dist} instances", fontsize=10)
-            ax.grid(linewidth=0.4, alpha=0.6)
-            ax.legend(fontsize=8)
+            _style(ax, label, "score C_max / LB", f"{dist} instances")
     return fig
 
 
@@ -239,11 +235,8 @@ def local_policies_figure(result: TPDS11Result) -> Figure | None:
                 if sel:
                     ax.plot([r["orgs"] for r in sel], [r["mean"] for r in sel], style, marker="o",
                             label=f"{order.upper()}{algorithm[5]}")
-        ax.set_xlabel("N, organizations")
-        ax.set_ylabel("score after ILBA")
-        ax.set_title(f"{dist}: local order × threshold (3LB solid, 4LB dashed)", fontsize=10)
-        ax.grid(linewidth=0.4, alpha=0.6)
-        ax.legend(fontsize=7, ncols=2)
+        _style(ax, "N, organizations", "score after ILBA", f"{dist}: local order × threshold (3LB solid, 4LB dashed)",
+               fontsize=7, ncols=2)
     return fig
 
 
@@ -262,12 +255,18 @@ def heterogeneous_figure(result: TPDS11Result) -> Figure | None:
                 shapes = [int(r["procs"].split("=")[1]) for r in sel]
                 ax.errorbar(shapes, [r["mean"] for r in sel], yerr=[r["std"] for r in sel], marker="o",
                             capsize=3, label=algorithm)
-        ax.set_xlabel("Pareto shape a of cluster sizes (N = 10, 128..1024 processors)")
-        ax.set_ylabel("score C_max / LB")
-        ax.set_title(f"{dist} instances", fontsize=10)
-        ax.grid(linewidth=0.4, alpha=0.6)
-        ax.legend(fontsize=8)
+        _style(ax, "Pareto shape a of cluster sizes (N = 10, 128..1024 processors)", "score C_max / LB",
+               f"{dist} instances")
     return fig
+
+
+def _style(ax: Any, xlabel: str, ylabel: str, title: str, **legend: Any) -> None:
+    """Labels, title, light grid and legend shared by the replication's panels."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(linewidth=0.4, alpha=0.6)
+    ax.legend(**{"fontsize": 8, **legend})
 
 
 # ---------------------------------------------------------------------------------------------------- files
