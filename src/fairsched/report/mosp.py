@@ -228,13 +228,14 @@ def local_policies_figure(result: TPDS11Result) -> Figure | None:
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, 2)
     for ax, dist in zip(axes, ("uni", "swf"), strict=True):
-        for order in ("hf", "lpt", "spt", "rnd"):
+        for colour, order in enumerate(("hf", "lpt", "spt", "rnd")):
             for algorithm, style in (("mocca3+ilba", "-"), ("mocca4+ilba", "--")):
                 sel = [r for r in rows if r["dist"] == dist and r["local_order"] == order
                        and r["algorithm"] == algorithm]
                 if sel:
                     ax.plot([r["orgs"] for r in sel], [r["mean"] for r in sel], style, marker="o",
-                            label=f"{order.upper()}{algorithm[5]}")
+                            color=f"C{colour}", label=f"{order.upper()}{algorithm[5]}")
+        ax.set_xticks(sorted({r["orgs"] for r in rows}))
         _style(ax, "N, organizations", "score after ILBA", f"{dist}: local order × threshold (3LB solid, 4LB dashed)",
                fontsize=7, ncols=2)
     return fig
