@@ -29,3 +29,16 @@ def traces_dir() -> Path:
     if not TRACES_DIR.is_dir():
         pytest.skip(f"real traces not found in {TRACES_DIR}")
     return TRACES_DIR
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Call the console entry point as the shell would; return (exit code, stdout, stderr)."""
+    from fairsched import cli
+
+    try:
+        cli.main(args)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from fairsched import cli
 from fairsched.workload.fetch import KNOWN_TRACES
-from tests.conftest import trace_path
+from tests.conftest import run_main, trace_path
 from tests.test_experiment import TINY_SWF
 
 runner = CliRunner()
@@ -31,14 +31,6 @@ def tiny_trace(tmp_path: Path) -> Path:
     path = tmp_path / "tiny.swf"
     path.write_text(TINY_SWF)
     return path
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Call the console entry point as the shell would; return (exit code, stdout, stderr)."""
-    with pytest.raises(SystemExit) as exit_info:
-        cli.main(args)
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
 
 
 def test_compare_json_is_one_document_and_outputs_are_written(tiny_trace: Path, tmp_path: Path) -> None:

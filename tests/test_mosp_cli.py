@@ -11,12 +11,11 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from fairsched import cli
 from fairsched.mosp.experiment import MospConfig, run_mosp
 from fairsched.mosp.io import read_instance
 from fairsched.replicate import tpds11
 from fairsched.report.mosp import write_tpds11_outputs
-from tests.conftest import trace_path
+from tests.conftest import run_main, trace_path
 
 runner = CliRunner()
 
@@ -30,16 +29,6 @@ HAND = """{
   ]
 }
 """
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        cli.main(args)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_hand_instance_every_algorithm_keeps_the_local_constraint(tmp_path: Path) -> None:

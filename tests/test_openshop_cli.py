@@ -10,14 +10,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairsched import cli
 from fairsched.errors import ConfigError
 from fairsched.openshop.experiment import OpenShopConfig, horizon, run_openshop
 from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import lexicographically_fairer
 from fairsched.replicate import networking20
 from fairsched.report.openshop import write_networking20_outputs
-from tests.conftest import trace_path
+from tests.conftest import run_main, trace_path
 
 # Two machines, three jobs (times p_ij). Loads τ = (3, 4). Every non-idling order ends machine 0 at 3, machine 1
 # at 4. The max-min fair vector is (4, 2, 1): order (2, 0, 1) gives C_2 = 1 (machine 1 on [0, 1)), C_0 = 2
@@ -28,16 +27,6 @@ HAND = """{"machines": 2, "jobs": [
   {"id": 2, "arrival": 4, "priority": 1, "tasks": {"1": 1}}
 ]}
 """
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        cli.main(args)
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

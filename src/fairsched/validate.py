@@ -99,13 +99,18 @@ def validate_online_schedule(schedule: pd.DataFrame, scenario: Scenario, *, t_en
     findings = _run_checks(schedule, scenario, t_end, _SHOWN_IN_ERROR)
     if findings.total:
         shown = findings.messages[:_SHOWN_IN_ERROR]
-        raise InvalidScheduleError(
-            f"the schedule breaks the online model's rules in {findings.total} place(s); first {len(shown)}:\n  - "
-            + "\n  - ".join(shown)
-            + "\nA schedule produced by fairsched's engine should never fail this check: please report it.")
+        raise _violations(f"the schedule breaks the online model's rules in {findings.total} place(s); first "
+                          f"{len(shown)}", shown, "engine")
 
 
 # -- findings --------------------------------------------------------------------------------------------
+
+
+def _violations(headline: str, messages: list[str], producer: str) -> InvalidScheduleError:
+    """The error every ``assert_*``/``check_*`` raises: a headline, one violation per line, and whom to tell."""
+    return InvalidScheduleError(f"{headline}:\n  - " + "\n  - ".join(messages)
+                                + f"\nA schedule produced by fairsched's {producer} should never fail this check: "
+                                "please report it.")
 
 @dataclass
 class _Findings:
@@ -547,10 +552,8 @@ def validate_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, or
     messages = check_backfill_schedule(schedule, jobs, order=order, backfill=backfill, max_messages=_SHOWN_IN_ERROR)
     if messages:
         shown = messages[:_SHOWN_IN_ERROR]
-        raise InvalidScheduleError(
-            f"the schedule breaks the backfilling model's rules ({order} × {backfill}); first {len(shown)}:\n  - "
-            + "\n  - ".join(shown)
-            + "\nA schedule produced by fairsched's engine should never fail this check: please report it.")
+        raise _violations(f"the schedule breaks the backfilling model's rules ({order} × {backfill}); first "
+                          f"{len(shown)}", shown, "engine")
 
 
 @dataclass(frozen=True)
@@ -861,10 +864,8 @@ def check_openshop_schedule(instance: OpenShopInstance, schedule: OpenShopSchedu
         _check_openshop_tasks(instance, start, findings)
         _check_openshop_completion(instance, start, completion, findings)
     if findings.total:
-        raise InvalidScheduleError(
-            f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the openshop model's "
-            f"rules in {findings.total} place(s):\n  - " + "\n  - ".join(findings.messages)
-            + "\nA schedule produced by fairsched's algorithms should never fail this check: please report it.")
+        raise _violations(f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the "
+                          f"openshop model's rules in {findings.total} place(s)", findings.messages, "algorithms")
 
 
 def _openshop_arrays(instance: OpenShopInstance, schedule: OpenShopSchedule,
@@ -954,10 +955,8 @@ def check_mosp_schedule(instance: MospInstance, schedule: MospSchedule, *, local
         if delay_reference is not None:
             _check_mosp_delays(instance, start, delay_reference, findings)
     if findings.total:
-        raise InvalidScheduleError(
-            f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the MOSP model's "
-            f"rules in {findings.total} place(s):\n  - " + "\n  - ".join(findings.messages)
-            + "\nA schedule produced by fairsched's algorithms should never fail this check: please report it.")
+        raise _violations(f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the "
+                          f"MOSP model's rules in {findings.total} place(s)", findings.messages, "algorithms")
 
 
 def _mosp_rows(instance: MospInstance, schedule: MospSchedule,

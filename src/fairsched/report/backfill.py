@@ -25,9 +25,7 @@ one figure per metric (value vs load, one line per policy) and one per metric by
 
 from __future__ import annotations
 
-import io
 import itertools
-import json
 import math
 import re
 from collections.abc import Mapping
@@ -45,11 +43,10 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
-from fairsched._io import atomic_write
 from fairsched.backfill.experiment import BackfillReport, TraceUnfairness
 from fairsched.errors import ConfigError, InvariantError
 from fairsched.replicate.jsspp05 import WIDTH_LOADS, ReplicationResult
-from fairsched.report.export import write_csv
+from fairsched.report.export import write_csv, write_json, write_png
 from fairsched.report.tables import jsonable, key_value_table
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import write_swf
@@ -236,10 +233,9 @@ def write_backfill_outputs(report: BackfillReport, out_dir: str | Path) -> dict[
     written["schedule.swf"] = out / "schedule.swf"
     write_swf(simulated_workload(report), written["schedule.swf"], extra_header=[("Note", swf_note(report))])
     written["gantt.png"] = out / "gantt.png"
-    with atomic_write(written["gantt.png"], "wb") as handle:
-        handle.write(_png(gantt_figure(schedule, assignment, report.n_processors, title=_gantt_title(report))))
+    write_png(gantt_figure(schedule, assignment, report.n_processors, title=_gantt_title(report)), written["gantt.png"])
     written["report.json"] = out / "report.json"
-    _write_json(backfill_json(report, written), written["report.json"])
+    write_json(backfill_json(report, written), written["report.json"])
     return written
 
 
@@ -410,18 +406,6 @@ def _load_number(value: float | None) -> str:
     return "undefined" if value is None else f"{value:.3f}"
 
 
-def _png(fig: Figure) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
-
-
-def _write_json(doc: Mapping[str, Any], path: Path) -> None:
-    with atomic_write(path) as handle:
-        json.dump(doc, handle, indent=2, allow_nan=False)
-        handle.write("\n")
-
-
 # ---------------------------------------------------------------------------------------- JSSPP'05 replication
 
 METRIC_LABELS = {"fst_strict": "mean strict FST miss (s)", "fst_relaxed": "mean relaxed FST miss (s)",
@@ -458,10 +442,9 @@ def write_jsspp05_outputs(result: ReplicationResult, out_dir: str | Path) -> dic
     for metric in METRIC_LABELS:
         for name, figure in ((f"{metric}.png", metric_by_load_figure), (f"{metric}_by_width.png", width_figure)):
             written[name] = out / name
-            with atomic_write(written[name], "wb") as handle:
-                handle.write(_png(figure(result, metric)))
+            write_png(figure(result, metric), written[name])
     written["report.json"] = out / "report.json"
-    _write_json(jsspp05_json(result, written), written["report.json"])
+    write_json(jsspp05_json(result, written), written["report.json"])
     return written
 
 

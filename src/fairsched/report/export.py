@@ -18,11 +18,15 @@ Schedules of real traces reach millions of rows; integer tables are formatted by
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 from numba import njit
 
 from fairsched._io import atomic_write
@@ -97,6 +101,22 @@ def per_org_frame(result: CompareResult) -> pd.DataFrame:
         extra = extra.loc[:, [c for c in extra.columns if c not in fixed.columns]]
         frames.append(pd.concat([fixed, extra], axis=1))
     return pd.concat(frames, ignore_index=True)
+
+
+def write_png(fig: Figure, path: str | Path) -> None:
+    """Save `fig` as PNG at `path`, atomically."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    with atomic_write(path, "wb") as handle:
+        handle.write(buffer.getvalue())
+
+
+def write_json(doc: Mapping[str, Any], path: str | Path) -> None:
+    """Write `doc` as indented strict JSON (NaN refused: make it JSON-safe with `report.tables.jsonable` first),
+    atomically."""
+    with atomic_write(path) as handle:
+        json.dump(doc, handle, indent=2, allow_nan=False)
+        handle.write("\n")
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path) -> None:

@@ -20,13 +20,12 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
-from fairsched._io import atomic_write
 from fairsched.mosp.experiment import MospReport
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.io import write_instance, write_schedule_csv
 from fairsched.replicate.tpds11 import TPDS11Result, to_json
 from fairsched.report.backfill import assign_processors
-from fairsched.report.export import write_csv
+from fairsched.report.export import write_csv, write_json, write_png
 from fairsched.report.tables import jsonable, key_value_table
 
 DPI = 120
@@ -92,12 +91,12 @@ def write_mosp_outputs(report: MospReport, out_dir: str | Path) -> dict[str, Pat
     write_instance(report.instance, written["instance.json"])
     write_schedule_csv(report.instance, report.schedule, written["schedule.csv"])
     title = f"{report.config.algorithm}: C_max = {report.makespan:,} (score {report.score:.3f})"
-    _write_png(gantt_figure(report.instance, report.schedule, title=title), written["gantt.png"])
+    write_png(gantt_figure(report.instance, report.schedule, title=title), written["gantt.png"])
     local_title = f"local ({report.config.local_order}): C_max = {report.makespan_local:,} " \
                   f"(score {report.score_local:.3f})"
-    _write_png(gantt_figure(report.instance, report.local, title=local_title), written["gantt_local.png"])
+    write_png(gantt_figure(report.instance, report.local, title=local_title), written["gantt_local.png"])
     written["report.json"] = out / "report.json"
-    _write_json(mosp_json(report, written), written["report.json"])
+    write_json(mosp_json(report, written), written["report.json"])
     return written
 
 
@@ -185,9 +184,9 @@ def write_tpds11_outputs(result: TPDS11Result, out_dir: str | Path) -> dict[str,
         figure = make(result)
         if figure is not None:
             written[name] = out / name
-            _write_png(figure, written[name])
+            write_png(figure, written[name])
     written["report.json"] = out / "report.json"
-    _write_json(to_json(result, written), written["report.json"])
+    write_json(jsonable(to_json(result, written)), written["report.json"])
     return written
 
 
@@ -268,22 +267,3 @@ def _style(ax: Any, xlabel: str, ylabel: str, title: str, **legend: Any) -> None
     ax.set_title(title, fontsize=10)
     ax.grid(linewidth=0.4, alpha=0.6)
     ax.legend(**{"fontsize": 8, **legend})
-
-
-# ---------------------------------------------------------------------------------------------------- files
-
-def _write_png(fig: Figure, path: Path) -> None:
-    import io
-
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    with atomic_write(path, "wb") as handle:
-        handle.write(buffer.getvalue())
-
-
-def _write_json(doc: Mapping[str, Any], path: Path) -> None:
-    import json
-
-    with atomic_write(path) as handle:
-        json.dump(jsonable(doc), handle, indent=2, allow_nan=False)
-        handle.write("\n")

@@ -4,8 +4,6 @@ average and deviation bars)."""
 
 from __future__ import annotations
 
-import io
-import json
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
@@ -19,12 +17,11 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
-from fairsched._io import atomic_write
 from fairsched.openshop.experiment import OpenShopReport
 from fairsched.openshop.io import write_instance, write_jobs_csv
 from fairsched.replicate.networking20 import Networking20Result
 from fairsched.replicate.networking20 import to_json as networking20_to_json
-from fairsched.report.export import write_csv
+from fairsched.report.export import write_csv, write_json, write_png
 from fairsched.report.tables import jsonable, key_value_table
 
 DPI = 120
@@ -82,12 +79,9 @@ def write_openshop_outputs(report: OpenShopReport, out_dir: str | Path) -> dict[
             written[file] = out / file
             write_jobs_csv(report.instance, outcome.schedule, utilities, written[file])
     written["cdf.png"] = out / "cdf.png"
-    with atomic_write(written["cdf.png"], "wb") as handle:
-        handle.write(_png(cdf_figure(report)))
+    write_png(cdf_figure(report), written["cdf.png"])
     written["report.json"] = out / "report.json"
-    with atomic_write(written["report.json"]) as handle:
-        json.dump(openshop_json(report, written), handle, indent=2, allow_nan=False)
-        handle.write("\n")
+    write_json(openshop_json(report, written), written["report.json"])
     return written
 
 
@@ -128,12 +122,6 @@ def _unit(report: OpenShopReport) -> str:
     return "s" if report.time_unit_s == 1.0 else f"× {report.time_unit_s:g} s"
 
 
-def _png(fig: Figure) -> bytes:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
-    return buffer.getvalue()
-
-
 # ------------------------------------------------------------------------------------ Networking'20 replication
 
 def networking20_renderable(result: Networking20Result) -> Group:
@@ -164,10 +152,7 @@ def write_networking20_outputs(result: Networking20Result, out_dir: str | Path) 
         write_csv(pd.DataFrame.from_records(result.reach), written["reach.csv"])
     for name, report in result.reports.items():
         written[f"cdf_{name}.png"] = out / f"cdf_{name}.png"
-        with atomic_write(written[f"cdf_{name}.png"], "wb") as handle:
-            handle.write(_png(cdf_figure(report)))
+        write_png(cdf_figure(report), written[f"cdf_{name}.png"])
     written["report.json"] = out / "report.json"
-    with atomic_write(written["report.json"]) as handle:
-        json.dump(jsonable(networking20_to_json(result, written)), handle, indent=2, allow_nan=False)
-        handle.write("\n")
+    write_json(jsonable(networking20_to_json(result, written)), written["report.json"])
     return written
