@@ -7,6 +7,8 @@ Layout of ``DIR`` (`write_compare_outputs`):
   the per-organization metrics of `fairsched.online.metrics.per_org_metrics`.
 * ``<policy>/schedule.csv``  ``job,org,release,start,end,machine``, one row per sequential job started by t_end
   (copies of an expanded parallel job share the job number; times in seconds from the scenario's origin).
+* ``<policy>/jobs.csv``  the same schedule as Batsim's job output, readable by evalys
+  (`fairsched.report.batsim.online_jobs_frame`: one Batsim job per sequential job, on its machine).
 * ``machines.csv``  ``machine,org``: who owns each machine.
 * ``utility.png``   `fairsched.report.plots.utility_figure`.
 * ``report.json``   `fairsched.report.tables.to_json`, with the paths of all the files above; written last,
@@ -32,6 +34,7 @@ from numba import njit
 from fairsched._io import atomic_write
 from fairsched.experiment import CompareResult
 from fairsched.online.engine import SCHEDULE_COLUMNS
+from fairsched.report.batsim import online_jobs_frame, safe_workload_name
 from fairsched.report.plots import utility_png
 from fairsched.report.tables import org_deviation, to_json
 
@@ -49,6 +52,7 @@ def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[st
     """
     out = Path(out_dir)
     written: dict[str, Path] = {}
+    workload = "synthetic" if result.config.trace is None else safe_workload_name(str(result.config.trace))
 
     def put(relative: str, frame: pd.DataFrame) -> None:
         written[relative] = out / relative
@@ -60,6 +64,7 @@ def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[st
                                       "org": np.asarray(result.scenario.machine_owner, dtype=np.int64)}))
     for name, outcome in result.policies.items():
         put(f"{name}/schedule.csv", outcome.result.schedule.loc[:, list(SCHEDULE_COLUMNS)])
+        put(f"{name}/jobs.csv", online_jobs_frame(outcome.result.schedule, workload))
     written["utility.png"] = out / "utility.png"
     with atomic_write(written["utility.png"], "wb") as handle:
         handle.write(utility_png(result))
