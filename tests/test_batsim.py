@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairsched.experiment import CompareConfig, compare_scenario
 from fairsched.mosp.experiment import MospConfig, run_mosp
+from fairsched.online.experiment import CompareConfig, compare_scenario
 from fairsched.report.batsim import BATSIM_COLUMNS, interval_sets, jobs_frame, online_jobs_frame
-from fairsched.report.export import write_compare_outputs
 from fairsched.report.mosp import write_mosp_outputs
+from fairsched.report.online import write_compare_outputs
 from fairsched.scenario import scenario_from_arrays
 from tests.conftest import run_main
 from tests.test_backfill_cli import TOY_JOBS, swf_text
