@@ -14,9 +14,9 @@ from fairsched.errors import ConfigError
 from fairsched.online.engine import simulate
 from fairsched.online.policies import get_policy
 from fairsched.online.policies.rand import printed_terms
+from fairsched.online.validate import check_online_schedule
 from fairsched.replicate._online_windows import warm_window
 from fairsched.scenario import Scenario, build_scenario, scenario_from_arrays, split_machines
-from fairsched.online.validate import check_online_schedule
 from fairsched.workload.model import Workload
 from fairsched.workload.schema import SWF_FIELDS
 
