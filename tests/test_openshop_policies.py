@@ -20,7 +20,7 @@ from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies import _lemma4_kernels as _lemma4
 from fairsched.openshop.policies import fifo, get_algorithm, kmaxmin, lptf, luf, pba, sptf
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 
 # 3 jobs x 2 machines, worked by hand in the tests below; τ = (8, 3), τ_H (linear utilities) = 11.
 TIMES = [[3, 1], [1, 2], [4, 0]]

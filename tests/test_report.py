@@ -10,13 +10,12 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from fairsched.experiment import CompareConfig, CompareResult, compare_scenario
+from fairsched.online.experiment import CompareConfig, CompareResult, compare_scenario
+from fairsched.online.validate import validate_online_schedule
 from fairsched.report import export
-from fairsched.report.export import write_compare_outputs, write_csv
-from fairsched.report.plots import utility_figure
-from fairsched.report.tables import compare_renderable, org_deviation, to_json
+from fairsched.report.export import write_csv
+from fairsched.report.online import compare_renderable, org_deviation, to_json, utility_figure, write_compare_outputs
 from fairsched.scenario import scenario_from_arrays
-from fairsched.validate import validate_online_schedule
 
 POLICIES = ("roundrobin", "currfairshare", "fairshare")
 

@@ -23,8 +23,8 @@ from fairsched._io import ensure_writable_dir
 from fairsched.backfill.experiment import FAIRNESS_METRICS, BackfillConfig, run_backfill, trace_resource_equality
 from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError, FairschedError
-from fairsched.experiment import CompareConfig, ProgressCallback, run_compare
 from fairsched.mosp.experiment import MospConfig, run_mosp
+from fairsched.online.experiment import CompareConfig, ProgressCallback, run_compare
 from fairsched.online.policies import REGISTRY
 from fairsched.openshop.experiment import OpenShopConfig, run_openshop
 from fairsched.replicate import jsspp05, networking20, ppam13, spaa13, tpds11
@@ -39,7 +39,6 @@ from fairsched.report.backfill import (
     write_backfill_outputs,
     write_jsspp05_outputs,
 )
-from fairsched.report.export import write_compare_outputs
 from fairsched.report.mosp import (
     mosp_json,
     mosp_renderable,
@@ -47,6 +46,7 @@ from fairsched.report.mosp import (
     write_mosp_outputs,
     write_tpds11_outputs,
 )
+from fairsched.report.online import compare_renderable, replication_table, to_json, write_compare_outputs
 from fairsched.report.openshop import (
     networking20_renderable,
     openshop_json,
@@ -54,14 +54,7 @@ from fairsched.report.openshop import (
     write_networking20_outputs,
     write_openshop_outputs,
 )
-from fairsched.report.tables import (
-    compare_renderable,
-    jsonable,
-    key_value_table,
-    replication_table,
-    to_json,
-    trace_info_table,
-)
+from fairsched.report.tables import jsonable, key_value_table, trace_info_table
 from fairsched.workload.fetch import fetch_trace
 from fairsched.workload.info import trace_info
 from fairsched.workload.swf import read_swf

@@ -7,7 +7,7 @@ job schedulers", JSSPP 2005, for one policy and one trace (§4 set-up, §3 metri
    size P, so that jobs wider than the machine go too; these are the pyss oracle README's cleaning rules);
 2. keep the jobs submitted in a time window, then the first N of them (the paper uses 5000-job subsets);
 3. optionally scale the offered load, by runtime expansion (JSSPP'05 §4) or arrival compression;
-4. simulate (`fairsched.backfill.simulate`) and validate the schedule (`fairsched.validate`);
+4. simulate (`fairsched.backfill.simulate`) and validate the schedule (`fairsched.backfill.validate`);
 5. measure the classic metrics (`fairsched.backfill.metrics.summary`) and the unfairness metrics asked for:
    strict / relaxed fair start time (§3.1) and resource equality (§3.2), from `fairsched.backfill.fairness`.
 
@@ -32,8 +32,8 @@ from fairsched.backfill.engine import BackfillResult, simulate
 from fairsched.backfill.jobs import jobs_from_workload
 from fairsched.backfill.metrics import summary
 from fairsched.backfill.policies import get_backfill, get_order
+from fairsched.backfill.validate import validate_backfill_schedule
 from fairsched.errors import ConfigError
-from fairsched.validate import validate_backfill_schedule
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.schema import PROCESSORS
@@ -66,7 +66,7 @@ class BackfillConfig:
     first : then keep only the first N jobs (JSSPP'05 uses 5000-job subsets); None = all.
     fairness : unfairness metrics to compute, from `FAIRNESS_METRICS` (``fst-strict``, ``fst-relaxed``, ``re``).
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
-    validate : check the schedule with `fairsched.validate.validate_backfill_schedule`.
+    validate : check the schedule with `fairsched.backfill.validate.validate_backfill_schedule`.
     """
 
     trace: Path | None = None

@@ -2,7 +2,7 @@
 
 What ``fairsched mosp`` does (docs/mosp.md): read an instance file or generate one (``uni``, ``swf`` = the
 Lublin–Feitelson model, ``trace`` = rigid jobs of an SWF trace), schedule it with one algorithm, check the schedule
-with `fairsched.validate.check_mosp_schedule` (capacity, every job once, the local constraint, the proven bound
+with `fairsched.mosp.validate.check_mosp_schedule` (capacity, every job once, the local constraint, the proven bound
 when it applies, and that ILBA delayed no job), and measure each organization's makespan alone (local schedule)
 and in cooperation.
 """
@@ -23,7 +23,7 @@ from fairsched.mosp.io import read_instance
 from fairsched.mosp.metrics import makespan, org_makespans, proven_bound, score
 from fairsched.mosp.policies import ALGORITHMS
 from fairsched.mosp.policies.local import local_schedule
-from fairsched.validate import check_mosp_schedule
+from fairsched.mosp.validate import check_mosp_schedule
 from fairsched.workload.swf import read_swf
 
 GENERATORS: tuple[str, ...] = ("uni", "swf", "trace")

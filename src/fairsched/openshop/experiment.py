@@ -2,8 +2,9 @@
 
 What ``fairsched openshop`` does (docs/openshop.md): read the Google trace slice, an instance file, or generate an
 instance; schedule it with one or more algorithms, offline (every job available at 0, Networking'20 §VII-A) or
-online (jobs arrive, δ-intervals, §VII-B); check every schedule with `fairsched.validate.check_openshop_schedule`;
-measure completion times (equal utilities) or linear utilities U_j = P_j·(τ − t) (§VII).
+online (jobs arrive, δ-intervals, §VII-B); check every schedule with
+`fairsched.openshop.validate.check_openshop_schedule`; measure completion times (equal utilities) or linear
+utilities U_j = P_j·(τ − t) (§VII).
 
 What is measured (§VII): offline, t is the completion time C_j; online, the delay C_j − a_j ("measured from
 arrival of job j", §VII-B2). Linear utilities U_j = P_j·(τ − t) need τ, "the makespan of completing all the jobs (a
@@ -34,7 +35,7 @@ from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import summary
 from fairsched.openshop.metrics import utilities as metric_utilities
 from fairsched.openshop.policies import ALGORITHMS
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 from fairsched.workload.google import GoogleReport, read_google
 
 UTILITIES: tuple[str, ...] = ("equal", "linear")

@@ -37,8 +37,8 @@ from fairsched.openshop.experiment import OpenShopConfig, horizon, run_openshop
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, summary
 from fairsched.openshop.metrics import utilities as metric_utilities
+from fairsched.openshop.validate import check_openshop_schedule
 from fairsched.replicate._doc_tables import fmt, markdown_table
-from fairsched.validate import check_openshop_schedule
 from fairsched.workload.google import PRODUCTION_PRIORITY, read_google
 
 __all__ = ["TABLES", "THEOREM3_TIMES", "VARIANTS", "Variant", "run_variants", "theorem3_table"]

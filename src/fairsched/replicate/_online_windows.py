@@ -13,7 +13,7 @@ cooperative game theory approach", SPAA 2013 (long version, arXiv 1302.0948), §
    (`fairsched.scenario.build_scenario`: a parallel job on q processors = q sequential copies; one seed per window);
    time origin = window start, horizon t_end = window length;
 4. simulate REF (the exact fair algorithm, ``select="lookahead"``) and every policy, and measure
-   Δψ/p_tot = Σ_u |ψ_u − ψ*_u| / p_tot at t_end against REF (`fairsched.experiment.compare_scenario`);
+   Δψ/p_tot = Σ_u |ψ_u − ψ*_u| / p_tot at t_end against REF (`fairsched.online.experiment.compare_scenario`);
 5. mean and sample standard deviation (ddof = 1) of Δψ/p_tot over the windows of each cell.
 
 Windows run in parallel over ``jobs`` processes (spawned); results are put back in task order, so the output does
@@ -35,9 +35,9 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError
-from fairsched.experiment import CompareConfig, compare_scenario
 from fairsched.online import metrics
 from fairsched.online.engine import simulate
+from fairsched.online.experiment import CompareConfig, compare_scenario
 from fairsched.online.policies import get_policy
 from fairsched.scenario import build_scenario
 from fairsched.workload.clean import clean

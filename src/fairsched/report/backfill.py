@@ -128,7 +128,7 @@ def assign_processors(schedule: pd.DataFrame, n_processors: int) -> ProcessorAss
     if failed >= 0:
         row = int(order[failed])
         raise ConfigError(f"job in row {row} (start {start[row]:g}) does not fit: the schedule uses more than "
-                          f"{n_processors} processors at that time; check it with fairsched.validate")
+                          f"{n_processors} processors at that time; check it with fairsched.backfill.validate")
     return ProcessorAssignment(offsets=offsets, processors=processors)
 
 

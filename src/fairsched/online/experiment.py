@@ -36,8 +36,8 @@ from fairsched.online import metrics
 from fairsched.online.engine import OnlineResult, simulate
 from fairsched.online.metrics import FairnessComparison
 from fairsched.online.policies import get_policy
+from fairsched.online.validate import validate_online_schedule
 from fairsched.scenario import DEFAULT_ZIPF_S, Scenario, build_scenario, describe
-from fairsched.validate import validate_online_schedule
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.swf import read_swf
@@ -85,7 +85,7 @@ class CompareConfig:
     ref_max_orgs : largest k for which REF is the default reference.
     seed : one seed for the scenario (organizations, machine split) and for every policy's random draws.
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
-    validate : check every schedule with `fairsched.validate.validate_online_schedule`.
+    validate : check every schedule with `fairsched.online.validate.validate_online_schedule`.
     """
 
     trace: Path | None = None
