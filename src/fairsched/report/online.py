@@ -16,6 +16,8 @@ Layout of ``DIR`` (`write_compare_outputs`), each file written atomically (compl
   the per-organization metrics of `fairsched.online.metrics.per_org_metrics`.
 * ``<policy>/schedule.csv``  ``job,org,release,start,end,machine``, one row per sequential job started by t_end
   (copies of an expanded parallel job share the job number; times in seconds from the scenario's origin).
+* ``<policy>/jobs.csv``  the same schedule as Batsim's job output, readable by evalys
+  (`fairsched.report.batsim.online_jobs_frame`: one Batsim job per sequential job, on its machine).
 * ``machines.csv``  ``machine,org``: who owns each machine.
 * ``utility.png``   `utility_figure`.
 * ``report.json``   `to_json`, with the paths of all the files above; written last, so its presence means the
@@ -42,6 +44,7 @@ import fairsched
 from fairsched._io import atomic_write
 from fairsched.online.engine import SCHEDULE_COLUMNS
 from fairsched.online.experiment import CompareResult, PolicyOutcome, effective_split
+from fairsched.report.batsim import online_jobs_frame, safe_workload_name
 from fairsched.report.export import write_csv
 from fairsched.report.tables import fmt_number, fmt_value, jsonable
 
@@ -278,6 +281,7 @@ def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[st
     """
     out = Path(out_dir)
     written: dict[str, Path] = {}
+    workload = "synthetic" if result.config.trace is None else safe_workload_name(str(result.config.trace))
 
     def put(relative: str, frame: pd.DataFrame) -> None:
         written[relative] = out / relative
@@ -289,6 +293,7 @@ def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[st
                                       "org": np.asarray(result.scenario.machine_owner, dtype=np.int64)}))
     for name, outcome in result.policies.items():
         put(f"{name}/schedule.csv", outcome.result.schedule.loc[:, list(SCHEDULE_COLUMNS)])
+        put(f"{name}/jobs.csv", online_jobs_frame(outcome.result.schedule, workload))
     written["utility.png"] = out / "utility.png"
     with atomic_write(written["utility.png"], "wb") as handle:
         handle.write(utility_png(result))
