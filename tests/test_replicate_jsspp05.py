@@ -186,3 +186,33 @@ def test_replicate_command_json(synthetic_traces: Path, tmp_path: Path) -> None:
     assert len([r for r in doc["rows"] if r["width"] == "all"]) == 2 * 2 * 9 * 3
     assert len(doc["spearman"]) == 2 * 3 * 10
     assert (out / "rows.csv").is_file() and (out / "re.png").is_file()
+
+
+def test_ctrl_c_stops_the_quick_replication_within_seconds_and_leaves_no_process(tmp_path: Path) -> None:
+    """Issue 11's acceptance test: ``replicate jsspp05 --quick -j 2`` sent SIGINT mid-run."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_sweep_signals import ROOT, assert_all_gone, descendants, wait_for_parts
+
+    for seed, name in enumerate(jsspp05.TRACES.values()):
+        (tmp_path / name).write_text(synthetic_swf(seed, n=400))
+    out = tmp_path / "rep"
+    process = subprocess.Popen([sys.executable, "-m", "fairsched", "replicate", "jsspp05", "--quick", "-j", "2",
+                                "--traces", str(tmp_path), "--subset-size", "400", "--out", str(out)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_parts(out / "sweep", 1, process)
+    tree = descendants(process.pid)
+    assert len(tree) >= 2
+    sent = time.monotonic()
+    os.kill(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=10)
+    assert time.monotonic() - sent < 10 and process.returncode == 130
+    done = len(list((out / "sweep" / "cells").glob("*.parquet")))
+    assert 1 <= done < 36
+    assert stderr.strip().splitlines()[-1] == (f"interrupted: {done} of 36 cells done and kept; run the same command "
+                                               f"again to resume (kept in {out / 'sweep'})")
+    assert_all_gone(tree, timeout=5)
