@@ -383,14 +383,16 @@ def replicate_tpds11_command(
     jobs: Jobs = 1, seed: Annotated[int, typer.Option("--seed", help="Seed of every instance.")] = 0,
     experiments: Annotated[str, typer.Option(help="Comma-separated: " + ", ".join(tpds11.EXPERIMENTS) + ".")]
     = ",".join(tpds11.EXPERIMENTS),
-    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
-        "results/tpds11"),
-    as_json: Json = False,
+    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go; the instances' "
+                                      "scores are kept in DIR/sweep, so a rerun resumes.")] = Path("results/tpds11"),
+    executor: Executor = "local", scheduler: Scheduler = None, as_json: Json = False,
 ) -> None:
     """Replicate TPDS'11 Sec. 7: scores of local, MOCCA and MOCCA+ILBA on uni and swf instances (Fig. 8-10)."""
-    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments), out_dir=out)
+    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments), out_dir=out,
+                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _prepare_out(out)
-    with _progress(enabled=not as_json) as progress:
+    with _interruptible(), _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
     outputs = write_tpds11_outputs(result, out)
     if as_json:

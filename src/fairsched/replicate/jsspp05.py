@@ -30,11 +30,9 @@ parallel and can run on a Dask cluster like any ``fairsched sweep``.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -47,6 +45,7 @@ from fairsched.backfill.policies import get_backfill, get_order
 from fairsched.errors import ConfigError
 from fairsched.sweep import Spec, load_spec, run_sweep
 from fairsched.sweep.results import load_rows
+from fairsched.sweep.store import store_or_temporary
 
 # Paper name -> file in the traces directory (../shared/traces/SOURCES.md).
 TRACES: dict[str, str] = {
@@ -170,7 +169,7 @@ def run(config: JSSPP05Config, *, progress: ProgressCallback | None = None) -> R
     started = time.perf_counter()
     _check_config(config)
     trace_paths(config)
-    with _store_dir(config.store) as store:
+    with store_or_temporary(config.store, prefix="fairsched-jsspp05-") as store:
         run_sweep(sweep_spec(config), store, executor=config.executor, workers=config.workers,
                   scheduler=config.scheduler, fail_fast=True, resume=config.resume,
                   progress=None if progress is None else lambda done, total, _: progress("simulating", done, total))
@@ -266,16 +265,6 @@ def _trace_info(name: str, cell: _Cell) -> dict[str, Any]:
     return {"file": TRACES[name], "processors": int(cell.figures["processors"]), "n_jobs": int(cell.procs.size),
             "natural_load": float(cell.figures["natural_load"]),
             "jobs_per_width": {str(label): int(n) for label, n in widths.items()}}
-
-
-@contextlib.contextmanager
-def _store_dir(store: Path | None) -> Iterator[Path]:
-    """`store`, or a temporary directory removed afterwards."""
-    if store is not None:
-        yield Path(store)
-        return
-    with tempfile.TemporaryDirectory(prefix="fairsched-jsspp05-") as folder:
-        yield Path(folder)
 
 
 def _rows(keys: list[tuple[str, float, str, str]], per_job: Mapping[tuple[str, float, str, str],
