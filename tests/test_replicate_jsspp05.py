@@ -4,6 +4,7 @@ the missing-trace message, and the ``fairsched replicate jsspp05`` command (on s
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from fairsched.errors import ConfigError
 from fairsched.replicate import jsspp05
 from fairsched.replicate.jsspp05 import JSSPP05Config, ReplicationResult, spearman_rho
 from fairsched.report.backfill import write_jsspp05_outputs
+from fairsched.sweep import load_spec
 from tests.conftest import trace_path
 
 ROW_COLUMNS = ["trace", "load", "order", "backfill", "metric", "width", "value"]
@@ -216,3 +218,23 @@ def test_ctrl_c_stops_the_quick_replication_within_seconds_and_leaves_no_process
     assert stderr.strip().splitlines()[-1] == (f"interrupted: {done} of 36 cells done and kept; run the same command "
                                                f"again to resume (kept in {out / 'sweep'})")
     assert_all_gone(tree, timeout=5)
+
+
+def test_the_shipped_specs_are_the_documented_configurations(tmp_path: Path) -> None:
+    """The spec files hold the same grids as JSSPP05Config() and JSSPP05Config.quick(), and the costliest cells
+    (conservative, high load) come first."""
+    from fairsched.sweep import expand
+
+    for config, name in ((JSSPP05Config(), "jsspp05.toml"), (JSSPP05Config.quick(), "jsspp05-quick.toml")):
+        shipped = load_spec(jsspp05.SPECS_DIR / name)
+        built = jsspp05.sweep_spec(replace(config, traces_dir=tmp_path))
+        assert {k: sorted(v) for k, v in shipped.grid.items()} == {
+            "backfill": sorted(config.depths), "load": sorted(config.loads), "trace": sorted(config.traces),
+            "order": sorted(config.orders)}
+        assert shipped.grid == built.grid and shipped.base == {"subset-size": config.subset_size}
+        assert built.base == {"subset-size": config.subset_size, "traces-dir": tmp_path}
+    for file_name in jsspp05.TRACES.values():
+        (tmp_path / file_name).write_text(synthetic_swf(0, n=20))
+    cells = expand(jsspp05.sweep_spec(JSSPP05Config(traces_dir=tmp_path)))
+    assert len(cells) == 4 * 45
+    assert [(c.config.backfill, c.config.load) for c in cells[:12]] == [("conservative", 0.98)] * 12
