@@ -6,8 +6,10 @@
   ``--workers`` local processes; ``ideal_s`` = Σ cell times / workers (each cell times itself), ``ratio`` = wall
   clock (process start-up and every file included) / ideal (issue 11 target: ≤ 1.15 for 200 cells of 0.5 s on
   2 cores).
-* ``tpds11`` (with ``--tpds11``): the TPDS'11 homogeneous experiment (4,800 instances) through
-  ``fairsched replicate tpds11`` (the sweep layer) with ``--workers`` workers, wall clock.
+* ``tpds11`` (with ``--tpds11``): the TPDS'11 homogeneous and local-policies experiments (4,800 instances, 52,800
+  validated schedules) with ``--workers`` workers, wall clock: ``sweep_s`` through `fairsched.replicate.tpds11.run`
+  (the sweep layer, store included), ``loop_s`` through the hand-written loop it replaced (chunks of 40 instances
+  mapped over a spawn ProcessPoolExecutor), ``ratio`` = sweep / loop (issue 11 target: ≤ 1.2).
 """
 
 from __future__ import annotations
@@ -47,15 +49,30 @@ def overhead(cells: int, cell_s: float, workers: int) -> dict[str, float]:
 
 
 def tpds11_sweep(workers: int) -> dict[str, float]:
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from benchmarks.sweep_bench_model import solve_chunk
+
     from fairsched.replicate import tpds11
 
+    experiments = ("homogeneous", "local-policies")
+    specs = [tpds11.InstanceSpec(experiments, dist, orgs, jobs, m, 0, i,
+                                 tpds11.instance_seed(0, 0, d, orgs, jobs, m, i), True)
+             for d, dist in enumerate(tpds11.DISTS) for orgs in tpds11.ORGS for jobs in tpds11.JOBS
+             for m in tpds11.PROCS for i in range(50)]
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        loop = [r for records in pool.map(solve_chunk, [specs[i:i + 40] for i in range(0, len(specs), 40)])
+                for r in records]
+    loop_s = time.perf_counter() - started
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        result = tpds11.run(tpds11.TPDS11Config(jobs=workers, experiments=("homogeneous",),
-                                                store=Path(folder) / "store"))
-        wall = time.perf_counter() - started
-    return {"instances": int(result.scores[["dist", "orgs", "jobs", "procs", "index"]].drop_duplicates().shape[0]),
-            "workers": workers, "wall_s": round(wall, 2)}
+        result = tpds11.run(tpds11.TPDS11Config(jobs=workers, experiments=experiments, store=Path(folder) / "s"))
+        sweep_s = time.perf_counter() - started
+    assert result.scores["score"].tolist() == [r["score"] for r in loop]  # the same 52,800 schedules
+    return {"instances": len(specs), "schedules": len(loop), "workers": workers, "loop_s": round(loop_s, 2),
+            "sweep_s": round(sweep_s, 2), "ratio": round(sweep_s / loop_s, 3)}
 
 
 def main() -> None:

@@ -50,3 +50,10 @@ def run(config: Config, seed: int, *, progress: Any = None) -> Result:
     started = time.perf_counter()
     busy(config.work)
     return Result(config=config, seed=seed, cell_s=time.perf_counter() - started)
+
+
+def solve_chunk(specs: list[Any]) -> list[dict[str, Any]]:
+    """The pre-sweep TPDS'11 loop's unit of work (`bench_sweep.py --tpds11` baseline): a chunk of instances."""
+    from fairsched.replicate.tpds11 import solve_instance
+
+    return [record for spec in specs for record in solve_instance(spec)]
