@@ -267,3 +267,19 @@ def alone_stats(game: Game, u: int) -> dict[str, float]:
                 "alone_mean_bsld": float(bounded_slowdown(wait, np.maximum(j.run[ran], 1)).mean())
                 if wait.size else np.nan,
                 "alone_jobs_too_wide": run.too_wide}
+
+
+def marginal_range(values: dict[int, int], k: int, u: int) -> int:
+    """max − min over coalitions S ∌ u of u's marginal contribution v(S ∪ {u}) − v(S) (every S evaluated).
+
+    The split bound (docs/audit.md, "Splitting an organization"): φ_u is an average of u's marginal
+    contributions with probability weights (SPAA'13 Eq. (1)). Split another organization A into A1 and A2 with
+    the same jobs and CPUs: every coalition of the old game is a coalition of the new one with the same value
+    (the reference scheduler sees the same jobs and CPUs), so both the old and the new φ_u lie between the
+    smallest and the largest marginal contribution of u in the new game, and |φ'_u − φ_u| <= this range.
+
+    >>> marginal_range({0: 0, 1: 3, 2: 2, 3: 7}, 2, 0)   # v(0)=3, v(01)−v(1)=5
+    2
+    """
+    gains = [values[s | (1 << u)] - values[s] for s in range(1 << k) if not s >> u & 1]
+    return max(gains) - min(gains)
