@@ -20,7 +20,7 @@
 How close the heuristics get to the optimum is measured by `fairsched replicate networking20` (``reach``).
 
 Times are the best of ``--repeat`` runs after JIT warm-up; every schedule timed is checked once by
-`fairsched.validate.check_openshop_schedule` (not timed).
+`fairsched.openshop.validate.check_openshop_schedule` (not timed).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from fairsched.openshop.generate import random_instance
 from fairsched.openshop.metrics import lexicographically_fairer
 from fairsched.openshop.online import DELTA0_S
 from fairsched.openshop.policies.exact import brute_force, lexicographic_milp
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 from fairsched.workload.google import read_google
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from fairsched.online.metrics import psi_from_schedule
+from fairsched.online.validate import check_online_schedule
 from fairsched.scenario import Scenario
-from fairsched.validate import check_online_schedule
 
 
 def back_to_back(n_jobs: int, n_machines: int, n_orgs: int, seed: int) -> tuple[Scenario, pd.DataFrame]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from fairsched.backfill import BackfillJobs, BackfillSimulator, simulate
-from fairsched.validate import check_backfill_schedule
+from fairsched.backfill.validate import check_backfill_schedule
 from tests.naive.backfill_naive import simulate_naive
 
 

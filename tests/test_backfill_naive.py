@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fairsched.backfill import BackfillJobs, simulate
 from fairsched.backfill.policies import BACKFILLS, ORDERS, backfill_names, order_names
-from fairsched.validate import check_backfill_schedule
+from fairsched.backfill.validate import check_backfill_schedule
 from tests.naive.backfill_naive import simulate_naive
 
 COMBOS = list(itertools.product(order_names(), backfill_names()))

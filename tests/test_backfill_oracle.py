@@ -16,7 +16,7 @@ import pytest
 
 from fairsched.backfill import jobs_from_workload, simulate
 from fairsched.backfill.metrics import summary
-from fairsched.validate import check_backfill_schedule
+from fairsched.backfill.validate import check_backfill_schedule
 from fairsched.workload.swf import read_swf
 
 ORACLES_DIR = Path(os.environ.get("FAIRSCHED_ORACLES",

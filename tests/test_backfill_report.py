@@ -15,7 +15,6 @@ from fairsched.backfill import BackfillJobs, simulate
 from fairsched.backfill.experiment import BackfillConfig, BackfillReport, backfill_workload, run_backfill
 from fairsched.errors import ConfigError
 from fairsched.report.backfill import (
-    BATSIM_COLUMNS,
     ProcessorAssignment,
     assign_processors,
     backfill_json,
@@ -23,6 +22,7 @@ from fairsched.report.backfill import (
     gantt_figure,
     write_backfill_outputs,
 )
+from fairsched.report.batsim import BATSIM_COLUMNS
 from fairsched.workload.swf import read_swf
 from tests.test_backfill_cli import EASY_STARTS, TOY_JOBS, swf_text
 

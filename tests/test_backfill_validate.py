@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from fairsched.backfill import BackfillJobs, simulate
+from fairsched.backfill.validate import check_backfill_schedule, validate_backfill_schedule
 from fairsched.errors import ConfigError, InvalidScheduleError
-from fairsched.validate import check_backfill_schedule, validate_backfill_schedule
 from tests.test_backfill_examples import CONSERVATIVE_CASE, EXAMPLE_A, EXAMPLE_B, SJF_CASE, make_jobs
 
 

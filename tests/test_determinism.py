@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fairsched.experiment import CompareConfig, run_compare
-from fairsched.report.export import write_compare_outputs
+from fairsched.online.experiment import CompareConfig, run_compare
+from fairsched.report.online import write_compare_outputs
 
 TIMING_KEYS = {"elapsed_s", "run_time_s"}
 

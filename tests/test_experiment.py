@@ -1,4 +1,4 @@
-"""`fairsched.experiment`: the compare pipeline on hand-made scenarios and a tiny SWF trace.
+"""`fairsched.online.experiment`: the compare pipeline on hand-made scenarios and a tiny SWF trace.
 
 Utilities are checked against a unit-by-unit brute force of SPAA'13 Eq. (3) and p_tot against PPAM'13 Sec. 5.1's
 definition, both recomputed here from the schedules, independently of `fairsched.online.metrics`.
@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from fairsched.errors import ConfigError, UnknownPolicyError
-from fairsched.experiment import CompareConfig, compare_scenario, policy_order, resolve_policy_name, run_compare
+from fairsched.online.experiment import CompareConfig, compare_scenario, policy_order, resolve_policy_name, run_compare
 from fairsched.scenario import scenario_from_arrays
 
 # 18 SWF fields: job submit wait run alloc cpu mem req_procs req_time req_mem status user group exe queue part
@@ -215,7 +215,7 @@ def test_same_config_same_results(tiny_trace: Path) -> None:
 
 
 def test_reference_defaults_to_ref_up_to_twelve_organizations() -> None:
-    from fairsched.experiment import effective_reference
+    from fairsched.online.experiment import effective_reference
 
     assert effective_reference(CompareConfig(), 12) == "ref"
     assert effective_reference(CompareConfig(), 13) == "directcontr"

@@ -99,6 +99,18 @@ def rules_trace(root: Path) -> Path:
     return write_trace(root, [part0, part1], [jobs0, jobs1])
 
 
+def test_production_class_filter(tmp_path: Path) -> None:
+    """min_priority keeps the jobs whose largest priority reaches it (job 20: 5 then 7); the rest are counted first
+    under DROP_BELOW_PRIORITY, whatever else is wrong with them; job 50 (no task event) keeps its own reason."""
+    instance, report = read_google(rules_trace(tmp_path), machines=3, max_tasks=2, seed=SEED, min_priority=7)
+    assert instance.job_id.tolist() == [20] and instance.priority.tolist() == [8.0]
+    assert report.dropped_jobs == {google.DROP_BELOW_PRIORITY: 16, google.DROP_NO_TASKS: 1}
+    everything, _ = read_google(tmp_path, machines=3, max_tasks=2, seed=SEED, min_priority=0)
+    assert everything.n_jobs == 5
+    with pytest.raises(ConfigError, match="min_priority"):
+        read_google(tmp_path, min_priority=12)
+
+
 def test_rules_on_hand_written_parts(tmp_path: Path) -> None:
     target = dict(zip([A, B, C], np.random.default_rng(SEED).integers(0, 3, 3).tolist(), strict=True))
     assert sorted(target.values()) == [0, 1, 2]  # the seed sends A, B, C to distinct machines

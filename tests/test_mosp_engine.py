@@ -23,7 +23,7 @@ from fairsched.mosp.metrics import (
     score,
 )
 from fairsched.mosp.policies.local import local_order, local_schedule
-from fairsched.validate import check_mosp_schedule
+from fairsched.mosp.validate import check_mosp_schedule
 from tests.naive.mosp_brute_force import brute_force_optimum, earliest_on_grid, naive_busy, naive_list_schedule
 from tests.strategies import mosp_instances
 

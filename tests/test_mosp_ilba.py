@@ -15,7 +15,7 @@ from fairsched.mosp.metrics import makespan
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
-from fairsched.validate import check_mosp_schedule
+from fairsched.mosp.validate import check_mosp_schedule
 from tests.naive.mosp_brute_force import brute_force_optimum, earliest_on_grid
 from tests.strategies import mosp_instances
 

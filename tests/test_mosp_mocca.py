@@ -16,7 +16,7 @@ from fairsched.mosp.policies._mocca_phases import idle_since_table
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca import mocca, mocca_run
 from fairsched.mosp.policies.mocca_exp import mocca_experimental, mocca_experimental_run
-from fairsched.validate import check_mosp_schedule
+from fairsched.mosp.validate import check_mosp_schedule
 
 NEVER = 10**9
 

@@ -13,7 +13,7 @@ from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.metrics import deadline, makespan, org_makespans
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
-from fairsched.validate import check_mosp_schedule
+from fairsched.mosp.validate import check_mosp_schedule
 from tests.strategies import mosp_instances
 
 

@@ -1,4 +1,4 @@
-"""`fairsched.validate.check_mosp_schedule` on schedules broken on purpose, one rule at a time (TPDS'11 §2)."""
+"""`fairsched.mosp.validate.check_mosp_schedule` on schedules broken on purpose, one rule at a time (TPDS'11 §2)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from fairsched.errors import InvalidScheduleError
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.policies.local import local_schedule
-from fairsched.validate import check_mosp_schedule
+from fairsched.mosp.validate import check_mosp_schedule
 
 # Clusters of 2 and 1 processors. Org 0: jobs 0 (p=2, q=2) and 1 (p=1, q=1); org 1: jobs 2 and 3 (p=1, q=1).
 # HF local: job 0 at 0, job 1 at 2 (org 0 ends at 3); jobs 2 and 3 at 0 and 1 (org 1 ends at 2).

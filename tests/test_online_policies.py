@@ -1,7 +1,7 @@
 """The contract suite: every registered online policy, on hand-made and generated scenarios.
 
 Like scikit-learn's ``check_estimator``: each check runs for every name in `REGISTRY` (pytest ids = names);
-tags add checks (``randomized``). Every schedule goes through `fairsched.validate.validate_online_schedule`
+tags add checks (``randomized``). Every schedule goes through `fairsched.online.validate.validate_online_schedule`
 (greedy, FIFO per organization, no overlap, releases respected, each job exactly once).
 """
 
@@ -19,9 +19,9 @@ from fairsched.online.engine import simulate
 from fairsched.online.policies import REGISTRY, get_policy
 from fairsched.online.policies._ordering import fill_in_order, lowest_ratio_first
 from fairsched.online.policies.roundrobin import RoundRobin
+from fairsched.online.validate import validate_online_schedule
 from fairsched.online.view import Assignment, OnlinePolicy, OnlineView, ScenarioInfo, Tags
 from fairsched.scenario import Scenario, scenario_from_arrays
-from fairsched.validate import validate_online_schedule
 from tests.naive.online_time_stepped import simulate_time_stepped
 from tests.strategies import online_scenarios, scenario_pairs_differing_in_processing_times
 
@@ -78,7 +78,7 @@ def test_registry_holds_the_papers_policies() -> None:
 def test_schedules_are_valid_and_fifo_per_org(name: str, scenario: Scenario) -> None:
     schedule, _, t_end = run(name, scenario, seed=1)
     validate_online_schedule(schedule, scenario, t_end=t_end)
-    # FIFO per organization, stated independently of validate.py: starts follow (release, job) order.
+    # FIFO per organization, stated independently of fairsched.online.validate: starts follow (release, job) order.
     by_release = schedule.sort_values(["org", "release", "job", "start"], kind="stable")
     for _, rows in by_release.groupby("org"):
         assert rows["start"].is_monotonic_increasing

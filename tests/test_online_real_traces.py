@@ -9,8 +9,8 @@ import pytest
 from fairsched.online import metrics
 from fairsched.online.engine import simulate
 from fairsched.online.policies import REGISTRY, get_policy
+from fairsched.online.validate import validate_online_schedule
 from fairsched.scenario import build_scenario
-from fairsched.validate import validate_online_schedule
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 from fairsched.workload.transform import window

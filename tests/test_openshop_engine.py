@@ -15,7 +15,7 @@ from fairsched.openshop.engine import (
     tasks_by_machine,
 )
 from fairsched.openshop.instance import OpenShopInstance
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 
 # 3 jobs x 2 machines; tasks (CSR by job): 0=(j0,m0,3) 1=(j0,m1,1) 2=(j1,m0,1) 3=(j1,m1,2) 4=(j2,m0,4)
 TIMES = [[3, 1], [1, 2], [4, 0]]

@@ -16,7 +16,7 @@ from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies.exact import _OrderModel, brute_force, exact, lexicographic_milp
 from fairsched.openshop.policies.kmaxmin import kmaxmin
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 
 # ------------------------------------------------------------------------------------------------------ slow twins
 

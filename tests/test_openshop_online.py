@@ -17,7 +17,7 @@ from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import default_horizon
 from fairsched.openshop.online import interval_lengths
 from fairsched.openshop.policies import ALGORITHMS, fifo
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 
 PLANNERS = [name for name, algo in ALGORITHMS.items() if not algo.event_driven]
 

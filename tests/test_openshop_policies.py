@@ -19,8 +19,8 @@ from fairsched.openshop.engine import evaluate_permutation
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies import _lemma4_kernels as _lemma4
-from fairsched.openshop.policies import fifo, get_algorithm, kmaxmin, luf, pba, sptf
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.policies import fifo, get_algorithm, kmaxmin, lptf, luf, pba, sptf
+from fairsched.openshop.validate import check_openshop_schedule
 
 # 3 jobs x 2 machines, worked by hand in the tests below; τ = (8, 3), τ_H (linear utilities) = 11.
 TIMES = [[3, 1], [1, 2], [4, 0]]
@@ -88,6 +88,14 @@ def test_fifo_sptf_luf_by_hand() -> None:
 def test_sptf_is_shortest_first_not_the_papers_non_increasing() -> None:
     inst = OpenShopInstance.from_dense([[5], [1], [3]])
     assert sptf.sptf(inst).task_start.tolist() == [4, 0, 1]
+
+
+def test_lptf_is_the_papers_literal_non_increasing_order() -> None:
+    inst = OpenShopInstance.from_dense([[5], [1], [3]])
+    assert lptf.lptf(inst).task_start.tolist() == [0, 8, 5]  # 5 first, then 3, then 1
+    # online: j1 (time 1) is alone at 0; j0 (5) and j2 (3) both arrive at 1 -> the longer j0 first
+    late = OpenShopInstance.from_dense([[1], [5], [3]], arrival=[0, 1, 1])
+    assert lptf.lptf(late).task_start.tolist() == [0, 1, 6]
 
 
 def test_kmaxmin_by_hand() -> None:
@@ -241,7 +249,7 @@ def test_kmaxmin_is_k_min_max_fair() -> None:
 # -- every registered algorithm ----------------------------------------------------------------------------
 
 def test_registry_lists_every_algorithm() -> None:
-    assert set(ALGORITHMS) == {"pba", "kmaxmin", "fifo", "sptf", "luf", "exact"}
+    assert set(ALGORITHMS) == {"pba", "kmaxmin", "fifo", "lptf", "sptf", "luf", "exact"}
     with pytest.raises(UnknownPolicyError, match=r"choose one of: .*pba"):
         get_algorithm("pbb")
 

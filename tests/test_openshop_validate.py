@@ -10,7 +10,7 @@ from fairsched.errors import InvalidScheduleError
 from fairsched.openshop.engine import evaluate_permutation
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.policies import sptf
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 
 # tasks: 0=(j0,m0,3) 1=(j0,m1,1) 2=(j1,m0,1) 3=(j1,m1,2) 4=(j2,m0,4); job 3 has no task
 INST = OpenShopInstance.from_tasks(2, [0, 2, 4, 5, 5], [0, 1, 0, 1, 0], [3, 1, 1, 2, 4], arrival=[0, 0, 1, 2],

@@ -14,8 +14,8 @@ from fairsched.online.engine import simulate
 from fairsched.online.policies import REGISTRY, get_policy
 from fairsched.online.policies.rand import Rand, RandAntithetic, RandStratified
 from fairsched.online.policies.ref import Ref
+from fairsched.online.validate import validate_online_schedule
 from fairsched.scenario import Scenario, build_scenario, scenario_from_arrays
-from fairsched.validate import validate_online_schedule
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 from fairsched.workload.transform import window

@@ -14,9 +14,9 @@ from fairsched.online import _coalitions
 from fairsched.online._coalitions import CoalitionRun, all_coalitions, simulate_coalitions
 from fairsched.online.engine import simulate
 from fairsched.online.policies.ref import Ref, RefLiteral
+from fairsched.online.validate import validate_online_schedule
 from fairsched.online.view import ScenarioInfo
 from fairsched.scenario import Scenario, scenario_from_arrays
-from fairsched.validate import validate_online_schedule
 from tests.naive.ref_time_stepped import ref_time_stepped
 
 COLUMNS = ["job", "org", "start", "end"]

@@ -159,3 +159,22 @@ def test_cli_replicate_names_the_missing_trace_and_exits_2(tmp_path: Path, paper
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: trace LPC-EGEE: LPC-EGEE-2004-1.2-cln.swf.gz not found in") and err[-1] == "\n"
+
+
+def test_ppam_ablation_switches_default_to_the_shipped_run_and_reach_the_windows(tiny_dir: Path) -> None:
+    """Explicit defaults give the same bytes; each scenario-level switch changes what the windows hold."""
+    base = _ppam(tiny_dir, windows=2)
+    explicit = _ppam(tiny_dir, windows=2, directcontr_update="corrected", fairshare_ratios="frozen",
+                     rand_estimator="orderings", rand_orderings=15, window_start="empty", orgs_by="user",
+                     reference="ref")
+    pd.testing.assert_frame_equal(base.per_window, explicit.per_window)
+    assert base.per_window["start"].tolist() == _ppam(tiny_dir, windows=2, window_start="warm").per_window[
+        "start"].tolist()  # the same windows ...
+    for overrides in ({"window_start": "warm"}, {"orgs_by": "job"}):
+        other = _ppam(tiny_dir, windows=2, **overrides).per_window
+        assert other["p_tot"].tolist() != base.per_window["p_tot"].tolist() or \
+            other["ratio"].tolist() != base.per_window["ratio"].tolist(), overrides  # ... other contents
+    rand75 = _ppam(tiny_dir, windows=1, rand_orderings=75)
+    assert [row["policy"] for row in rand75.rows][1] == "RAND (N=75)" and rand75.rows[1]["paper_mean"] is None
+    with pytest.raises(ConfigError, match="directcontr_update='swapped'"):
+        _ppam(tiny_dir, directcontr_update="swapped")

@@ -10,13 +10,12 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from fairsched.experiment import CompareConfig, CompareResult, compare_scenario
+from fairsched.online.experiment import CompareConfig, CompareResult, compare_scenario
+from fairsched.online.validate import validate_online_schedule
 from fairsched.report import export
-from fairsched.report.export import write_compare_outputs, write_csv
-from fairsched.report.plots import utility_figure
-from fairsched.report.tables import compare_renderable, org_deviation, to_json
+from fairsched.report.export import write_csv
+from fairsched.report.online import compare_renderable, org_deviation, to_json, utility_figure, write_compare_outputs
 from fairsched.scenario import scenario_from_arrays
-from fairsched.validate import validate_online_schedule
 
 POLICIES = ("roundrobin", "currfairshare", "fairshare")
 
@@ -60,7 +59,7 @@ def test_json_document_holds_the_promised_keys_and_values(result: CompareResult)
 def test_output_directory_has_every_file_with_exact_columns(result: CompareResult, tmp_path: Path) -> None:
     written = write_compare_outputs(result, tmp_path / "out")
     expected = {"summary.csv", "per_org.csv", "machines.csv", "utility.png", "report.json",
-                *(f"{name}/schedule.csv" for name in POLICIES)}
+                *(f"{name}/schedule.csv" for name in POLICIES), *(f"{name}/jobs.csv" for name in POLICIES)}
     assert set(written) == expected
     assert all(path == tmp_path / "out" / key and path.is_file() for key, path in written.items())
     assert not list((tmp_path / "out").rglob("*.tmp"))

@@ -9,16 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from fairsched._validation import overlaps_kernel
 from fairsched.errors import ConfigError, InvalidScheduleError
 from fairsched.online.engine import SCHEDULE_COLUMNS, simulate
 from fairsched.online.policies import get_policy
+from fairsched.online.validate import _idle_gaps_kernel, check_online_schedule, validate_online_schedule
 from fairsched.scenario import Scenario, scenario_from_arrays
-from fairsched.validate import (
-    _idle_gaps_kernel,
-    _overlaps_kernel,
-    check_online_schedule,
-    validate_online_schedule,
-)
 
 # -- a hand-made instance ---------------------------------------------------------------------------------
 # 3 machines (org 0 owns 2, org 1 owns 1). Jobs (number: org, release, processing time, copies):
@@ -359,7 +355,7 @@ def test_overlap_sweep_equals_brute_force() -> None:
         # A row is reported iff an earlier row (in start order) on its machine is still running at its start.
         expected = {b for b in range(n) for a in range(n)
                     if rank[a] < rank[b] and machine[a] == machine[b] and start[b] < end[a]}
-        count, first, second = _overlaps_kernel(order, start, end, machine, m, 1000)
+        count, first, second = overlaps_kernel(order, start, end, machine, m, 1000)
         assert set(second.tolist()) == expected and count == len(second)
         assert all(machine[first] == machine[second]) and all(start[second] < end[first])
 

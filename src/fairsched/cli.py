@@ -19,14 +19,16 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fairsched._contract import ProgressCallback, split_names
 from fairsched._io import ensure_writable_dir
-from fairsched.backfill.experiment import FAIRNESS_METRICS, BackfillConfig, run_backfill, trace_resource_equality
+from fairsched.backfill import experiment as backfill_experiment
+from fairsched.backfill.experiment import FAIRNESS_METRICS, trace_resource_equality
 from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError, FairschedError
-from fairsched.experiment import CompareConfig, ProgressCallback, run_compare
-from fairsched.mosp.experiment import MospConfig, run_mosp
+from fairsched.mosp import experiment as mosp_experiment
+from fairsched.online import experiment as online_experiment
 from fairsched.online.policies import REGISTRY
-from fairsched.openshop.experiment import OpenShopConfig, run_openshop
+from fairsched.openshop import experiment as openshop_experiment
 from fairsched.replicate import jsspp05, networking20, ppam13, spaa13, tpds11
 from fairsched.report.backfill import (
     backfill_json,
@@ -36,32 +38,22 @@ from fairsched.report.backfill import (
     trace_unfairness_json,
     trace_unfairness_renderable,
     unfairness_table,
-    write_backfill_outputs,
     write_jsspp05_outputs,
 )
-from fairsched.report.export import write_compare_outputs
 from fairsched.report.mosp import (
     mosp_json,
     mosp_renderable,
     tpds11_renderable,
-    write_mosp_outputs,
     write_tpds11_outputs,
 )
+from fairsched.report.online import compare_renderable, replication_table, to_json
 from fairsched.report.openshop import (
     networking20_renderable,
     openshop_json,
     openshop_renderable,
     write_networking20_outputs,
-    write_openshop_outputs,
 )
-from fairsched.report.tables import (
-    compare_renderable,
-    jsonable,
-    key_value_table,
-    replication_table,
-    to_json,
-    trace_info_table,
-)
+from fairsched.report.tables import jsonable, key_value_table, trace_info_table
 from fairsched.workload.fetch import fetch_trace
 from fairsched.workload.info import trace_info
 from fairsched.workload.swf import read_swf
@@ -76,11 +68,11 @@ app.add_typer(unfairness_app, name="unfairness")
 replicate_app = typer.Typer(no_args_is_help=True, help="Replicate a published experiment (docs/replication/).")
 app.add_typer(replicate_app, name="replicate")
 
-_DEFAULT = CompareConfig()
+_DEFAULT = online_experiment.Config()
 _SCENARIO = "Scenario"
 _PLAIN_WIDTH = 140  # rich's width when stdout is not a terminal (80 would wrap the tables in logs)
 
-# The scenario flags, defined once and shared by every command that builds a scenario (see ScenarioFlags).
+# The scenario flags, defined once and shared by every command that builds a scenario.
 Orgs = Annotated[int, typer.Option("--orgs", min=1, rich_help_panel=_SCENARIO,
                                    help="k, the number of organizations.")]
 OrgsBy = Annotated[str, typer.Option("--orgs-by", rich_help_panel=_SCENARIO,
@@ -106,7 +98,7 @@ SkipBad = Annotated[bool, typer.Option("--skip-bad-records",
 
 # The backfilling flags, defined once and shared by `backfill` and `unfairness fst` (see BackfillFlags).
 _BACKFILL = "Backfilling model"
-_BF_DEFAULT = BackfillConfig()
+_BF_DEFAULT = backfill_experiment.BackfillConfig()
 Procs = Annotated[int | None, typer.Option("--procs", min=1, rich_help_panel=_BACKFILL,
                                            help="P, the processors of the cluster. Default: the trace's MaxProcs.")]
 Order = Annotated[str, typer.Option("--order", rich_help_panel=_BACKFILL,
@@ -129,9 +121,9 @@ First = Annotated[int | None, typer.Option("--first", min=1, rich_help_panel=_BA
 
 @dataclass(frozen=True)
 class BackfillFlags:
-    """The shared backfilling flags, as `BackfillConfig` names them."""
+    """The shared backfilling flags, as `fairsched.backfill.experiment.Config` names them."""
 
-    processors: int | None
+    procs: int | None
     order: str
     backfill: str
     load: float | None
@@ -141,19 +133,6 @@ class BackfillFlags:
     first: int | None
 
 
-@dataclass(frozen=True)
-class ScenarioFlags:
-    """The shared scenario flags, as `CompareConfig` (and future configs) name them."""
-
-    orgs: int
-    orgs_by: str
-    org_map: Path | None
-    machines: int | None
-    split: str | None
-    zipf_s: float
-    seed: int
-
-
 @app.command()
 def compare(
     trace: Annotated[Path | None, typer.Option("--trace", dir_okay=False,
@@ -161,7 +140,7 @@ def compare(
                                                     "synthetic workload.")] = None,
     orgs: Orgs = _DEFAULT.orgs, orgs_by: OrgsBy = _DEFAULT.orgs_by, org_map: OrgMap = None,
     machines: Machines = None, split: Split = _DEFAULT.split, zipf_s: ZipfS = _DEFAULT.zipf_s,
-    seed: Seed = _DEFAULT.seed,
+    seed: Seed = 0,
     window_start: Annotated[float | None, typer.Option(help="Keep jobs submitted from T (trace seconds); "
                                                             "T becomes time 0.")] = None,
     window_length: Annotated[float | None, typer.Option(help="...and before T + LENGTH; LENGTH becomes the "
@@ -175,14 +154,16 @@ def compare(
     skip_bad_records: SkipBad = False, as_json: Json = False,
 ) -> None:
     """Compare online policies on one scenario: Delta psi / p_tot against the reference (SPAA'13 Sec. 6.3)."""
-    flags = ScenarioFlags(orgs, orgs_by, org_map, machines, split, zipf_s, seed)
-    config = CompareConfig(trace=trace, **asdict(flags), window_start=window_start, window_length=window_length,
-                           release_scale=release_scale, policies=_names(policies), reference=reference,
-                           skip_bad_records=skip_bad_records)
+    config = online_experiment.Config(trace=trace, orgs=orgs, orgs_by=orgs_by, org_map=org_map, machines=machines,
+                                      split=split, zipf_s=zipf_s, window_start=window_start,
+                                      window_length=window_length, release_scale=release_scale,
+                                      policies=_names(policies), reference=reference,
+                                      skip_bad_records=skip_bad_records)
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
-        result = run_compare(config, progress=progress)
-    outputs = write_compare_outputs(result, out) if out is not None else {}
+        run = online_experiment.run(config, seed, progress=progress)
+    result = run.compare
+    outputs = run.write(out) if out is not None else {}
     if as_json:
         _emit_json(to_json(result, outputs))
         return
@@ -276,11 +257,12 @@ def backfill_command(
 ) -> None:
     """Simulate one queue order x backfilling rule on a trace: classic metrics and, if asked, unfairness."""
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
-    config = BackfillConfig(trace=trace, **asdict(flags), fairness=_names(fairness),
-                            skip_bad_records=skip_bad_records)
+    config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_names(fairness),
+                                        skip_bad_records=skip_bad_records)
     _prepare_out(out)
-    report = run_backfill(config)
-    outputs = write_backfill_outputs(report, out) if out is not None else {}
+    run = backfill_experiment.run(config, 0)
+    report = run.report
+    outputs = run.write(out) if out is not None else {}
     if as_json:
         _emit_json(backfill_json(report, outputs))
         return
@@ -315,9 +297,9 @@ def unfairness_fst_command(
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     if kind not in _FST_KINDS:
         raise ConfigError(f"--kind {kind!r}: choose one of {', '.join(_FST_KINDS)}")
-    config = BackfillConfig(trace=trace, **asdict(flags), fairness=_FST_KINDS[kind],
-                            skip_bad_records=skip_bad_records)
-    report = run_backfill(config)
+    config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_FST_KINDS[kind],
+                                        skip_bad_records=skip_bad_records)
+    report = backfill_experiment.run(config, 0).report
     if as_json:
         _emit_json(backfill_json(report))
     else:
@@ -389,7 +371,7 @@ def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json:
 
 
 _MOSP = "Generated instance"
-_MOSP_DEFAULT = MospConfig()
+_MOSP_DEFAULT = mosp_experiment.Config()
 
 
 @app.command("mosp")
@@ -417,11 +399,12 @@ def mosp_command(
     as_json: Json = False,
 ) -> None:
     """Share clusters between organizations without making any of them worse off (TPDS'11): makespans, score."""
-    config = MospConfig(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs, trace=trace,
-                        algorithm=algorithm, local_order=local_order, seed=seed)
+    config = mosp_experiment.Config(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs,
+                                    trace=trace, algorithm=algorithm, local_order=local_order)
     _prepare_out(out)
-    report = run_mosp(config)
-    outputs = write_mosp_outputs(report, out) if out is not None else {}
+    run = mosp_experiment.run(config, seed)
+    report = run.report
+    outputs = run.write(out) if out is not None else {}
     if as_json:
         _emit_json(mosp_json(report, outputs))
         return
@@ -490,13 +473,13 @@ def openshop_command(
     as_json: Json = False,
 ) -> None:
     """Order multi-task jobs for max-min fair completion times (Networking'20): PBA, k-Max-Min vs baselines."""
-    sizes = {} if machines is None else {"google_machines" if google is not None else "machines": machines}
-    config = OpenShopConfig(google=google, instance=instance, jobs=jobs, algorithms=_names(algorithm),
-                            utilities=utilities, online=online, k=k, seed=seed, max_tasks=max_tasks, delta0=delta0,
-                            **sizes)
+    config = openshop_experiment.Config(google=google, instance=instance, jobs=jobs, machines=machines,
+                                        max_tasks=max_tasks, algorithm=_names(algorithm), utilities=utilities,
+                                        online=online, delta0=delta0, k=k)
     _prepare_out(out)
-    report = run_openshop(config)
-    outputs = write_openshop_outputs(report, out) if out is not None else {}
+    run = openshop_experiment.run(config, seed)
+    report = run.report
+    outputs = run.write(out) if out is not None else {}
     if as_json:
         _emit_json(openshop_json(report, outputs))
         return
@@ -540,7 +523,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _names(policies: str) -> tuple[str, ...]:
-    return tuple(name.strip() for name in policies.split(",") if name.strip())
+    return split_names(policies)
 
 
 def _prepare_out(out: Path | None) -> None:

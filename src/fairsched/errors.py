@@ -45,4 +45,4 @@ class InvariantError(AssertionError):
 
 
 class InvalidScheduleError(FairschedError):
-    """A schedule breaks the model's rules (found by `fairsched.validate`); the message lists the violations."""
+    """A schedule breaks the model's rules (found by `fairsched.<model>.validate`); the message lists the violations."""

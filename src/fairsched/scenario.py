@@ -40,6 +40,8 @@ PROCESSING_TIME = "processing_time"  # int64 seconds, >= 1; never shown to non-c
 COPIES = "copies"                    # sequential copies of this job (a parallel job on q processors -> q)
 SCENARIO_COLUMNS = (JOB, ORG, RELEASE, PROCESSING_TIME, COPIES)
 
+# The papers (PPAM'13 Sec. 5.1, SPAA'13 Sec. 6.2) split machines "following Zipf" without an exponent; ours is
+# TPDS'11 Sec. 7.1's s = 1.4267 (the share of virtual organizations in grid logs), borrowed for want of theirs.
 DEFAULT_ZIPF_S = 1.4267
 
 
@@ -111,8 +113,11 @@ def scenario_from_arrays(release, processing_time, org, machines_per_org, *, cop
 STAGE_ORGS = 1      # which organization each user (group, queue) joins; spawn_key = (STAGE_ORGS, id key)
 STAGE_MACHINES = 2  # how many machines each organization owns
 
-OrgsBy = Literal["user", "group", "queue"]
-ORG_ID_COLUMNS: dict[str, str] = {"user": "user_id", "group": "group_id", "queue": "queue_number"}
+OrgsBy = Literal["user", "group", "queue", "job"]
+# "job": every job draws its own organization (PPAM'13 Sec. 5.1's second scenario, "the jobs are uniformly
+# distributed between organizations"): the job number is the id that joins an organization.
+ORG_ID_COLUMNS: dict[str, str] = {"user": "user_id", "group": "group_id", "queue": "queue_number",
+                                  "job": "job_number"}
 
 
 def build_scenario(workload: Workload, *, n_orgs: int = 5, orgs_by: OrgsBy = "user",
@@ -129,8 +134,9 @@ def build_scenario(workload: Workload, *, n_orgs: int = 5, orgs_by: OrgsBy = "us
     ----------
     workload : jobs with run times > 0 and processors >= 1 (`fairsched.workload.clean.clean` drops the others).
     n_orgs : k, the number of organizations.
-    orgs_by : ``"user"`` (SWF field 12), ``"group"`` (13) or ``"queue"`` (15). The id -1 (unknown) is one id
-        like any other: all jobs without a group, say, form one "group" that joins one organization.
+    orgs_by : ``"user"`` (SWF field 12), ``"group"`` (13), ``"queue"`` (15) or ``"job"`` (1: each job joins an
+        organization on its own, PPAM'13 Sec. 5.1's "jobs uniformly distributed" scenario). The id -1 (unknown)
+        is one id like any other: all jobs without a group, say, form one "group" that joins one organization.
     org_map : CSV file with header ``user,org`` (``group,org`` / ``queue,org`` for the other `orgs_by`)
         naming the organization (0-based) of each id, instead of drawing it.
     n_machines : m; default the header's ``MaxProcs``, else the widest job; an explicit `split` list defines it.

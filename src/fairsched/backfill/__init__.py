@@ -7,7 +7,7 @@ See docs/backfill.md.
 
 Entry points: `simulate` (one schedule), `BackfillSimulator` (the stepping core, for what-if simulations),
 `BackfillJobs` / `jobs_from_workload` (input), `fairsched.backfill.metrics.summary` (classic metrics) and
-`fairsched.validate.check_backfill_schedule` (independent validation).
+`fairsched.backfill.validate.check_backfill_schedule` (independent validation).
 """
 
 from fairsched.backfill.engine import SCHEDULE_COLUMNS, BackfillResult, BackfillSimulator, simulate

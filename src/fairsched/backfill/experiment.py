@@ -7,7 +7,7 @@ job schedulers", JSSPP 2005, for one policy and one trace (§4 set-up, §3 metri
    size P, so that jobs wider than the machine go too; these are the pyss oracle README's cleaning rules);
 2. keep the jobs submitted in a time window, then the first N of them (the paper uses 5000-job subsets);
 3. optionally scale the offered load, by runtime expansion (JSSPP'05 §4) or arrival compression;
-4. simulate (`fairsched.backfill.simulate`) and validate the schedule (`fairsched.validate`);
+4. simulate (`fairsched.backfill.simulate`) and validate the schedule (`fairsched.backfill.validate`);
 5. measure the classic metrics (`fairsched.backfill.metrics.summary`) and the unfairness metrics asked for:
    strict / relaxed fair start time (§3.1) and resource equality (§3.2), from `fairsched.backfill.fairness`.
 
@@ -15,6 +15,10 @@ job schedulers", JSSPP 2005, for one policy and one trace (§4 set-up, §3 metri
 submit + wait, SWF fields 2 and 3), with no simulation (§3.2: "computed using post processing").
 
 The library never prints or writes files: `fairsched.report.backfill` renders and writes the results.
+
+The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched backfill`` by their flags'
+names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the order × rule) and ``write(out_dir)``.
+`BackfillConfig` is the library's full set of knobs (``processors`` for ``--procs``, ``validate``).
 """
 
 from __future__ import annotations
@@ -27,13 +31,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairsched._contract import (
+    ExperimentConfig,
+    ProgressCallback,
+    check_bool,
+    check_int,
+    check_names,
+    check_number,
+    check_path,
+    rows_frame,
+)
 from fairsched.backfill import fairness
 from fairsched.backfill.engine import BackfillResult, simulate
 from fairsched.backfill.jobs import jobs_from_workload
 from fairsched.backfill.metrics import summary
 from fairsched.backfill.policies import get_backfill, get_order
+from fairsched.backfill.validate import validate_backfill_schedule
 from fairsched.errors import ConfigError
-from fairsched.validate import validate_backfill_schedule
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.schema import PROCESSORS
@@ -66,7 +80,7 @@ class BackfillConfig:
     first : then keep only the first N jobs (JSSPP'05 uses 5000-job subsets); None = all.
     fairness : unfairness metrics to compute, from `FAIRNESS_METRICS` (``fst-strict``, ``fst-relaxed``, ``re``).
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
-    validate : check the schedule with `fairsched.validate.validate_backfill_schedule`.
+    validate : check the schedule with `fairsched.backfill.validate.validate_backfill_schedule`.
     """
 
     trace: Path | None = None
@@ -81,6 +95,87 @@ class BackfillConfig:
     fairness: tuple[str, ...] = ()
     skip_bad_records: bool = False
     validate: bool = True
+
+
+@dataclass(frozen=True)
+class Config(ExperimentConfig):
+    """The options of ``fairsched backfill``, by their flags' names, with the CLI's defaults (docs/backfill.md).
+
+    The fields mean what `BackfillConfig`'s mean (``procs`` is its ``processors``); ``trace`` is required. The
+    model has no randomness: `run`'s seed is recorded, not used. Checked on construction (one-line
+    `ConfigError` naming the flag; an unknown order or rule is an `UnknownPolicyError` listing the choices).
+    """
+
+    MODEL = "backfill"
+    PATH_FIELDS = ("trace",)
+
+    trace: Path | None = None
+    procs: int | None = None
+    order: str = "fcfs"
+    backfill: str = "easy"
+    load: float | None = None
+    load_by: str = "runtime"
+    window_start: float | None = None
+    window_length: float | None = None
+    first: int | None = None
+    fairness: tuple[str, ...] = ()
+    skip_bad_records: bool = False
+
+    def __post_init__(self) -> None:
+        if self.trace is None:
+            raise ConfigError("--trace: required; give an SWF file (.swf or .swf.gz)")
+        check_path(self.trace, "trace")
+        check_int(self.procs, "procs", optional=True)
+        check_number(self.load, "load", positive=True, optional=True)
+        check_number(self.window_start, "window_start", optional=True)
+        check_number(self.window_length, "window_length", optional=True)
+        check_names(self.fairness, "fairness")
+        check_bool(self.skip_bad_records, "skip_bad_records")
+        check_config(self.backfill_config())  # the same checks and words as run_backfill's
+
+    def backfill_config(self) -> BackfillConfig:
+        """The `BackfillConfig` that runs these options."""
+        return BackfillConfig(trace=self.trace, processors=self.procs, order=self.order, backfill=self.backfill,
+                              load=self.load, load_by=self.load_by, window_start=self.window_start,
+                              window_length=self.window_length, first=self.first, fairness=self.fairness,
+                              skip_bad_records=self.skip_bad_records)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A ``backfill`` run under the model contract: the `BackfillReport`, tidy rows, and the ``--out`` files."""
+
+    config: Config
+    seed: int
+    report: BackfillReport
+
+    def rows(self) -> pd.DataFrame:
+        """One row: the config's columns, ``policy`` (``<order>/<backfill>``), ``n_processors``, the classic
+        metrics (`fairsched.backfill.metrics.summary`), ``offered_load_before/after`` and, per unfairness metric
+        asked for, its overall ``<metric>_unfairness``, ``_benefit``, ``_n_unfair``, ``_n_benefit``,
+        ``_max_unfairness`` (JSSPP'05 §3); no timings."""
+        report = self.report
+        row: dict[str, Any] = {"policy": f"{report.result.meta['order']}/{report.result.meta['backfill']}",
+                               "n_processors": report.n_processors, **report.metrics,
+                               "offered_load_before": report.offered_load["before"],
+                               "offered_load_after": report.offered_load["after"]}
+        for metric, entry in report.unfairness.items():
+            if isinstance(entry, dict) and "unfairness" in entry:
+                row.update({f"{metric}_{key}": value for key, value in entry.items() if key != "by_width"})
+        return rows_frame(self.config, [row])
+
+    def write(self, out_dir: str | Path) -> dict[str, Path]:
+        """Write what ``fairsched backfill --out DIR`` writes (`fairsched.report.backfill.write_backfill_outputs`)."""
+        from fairsched.report.backfill import write_backfill_outputs
+
+        return write_backfill_outputs(self.report, out_dir)
+
+
+def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
+    """Run ``fairsched backfill`` with `config` (`run_backfill`); `seed` is recorded (the model is deterministic)."""
+    if progress is not None:
+        progress(f"simulating {config.order} × {config.backfill}", 0, 1)
+    return Result(config=config, seed=seed, report=run_backfill(config.backfill_config()))
 
 
 @dataclass(frozen=True)

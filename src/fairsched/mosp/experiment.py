@@ -2,19 +2,26 @@
 
 What ``fairsched mosp`` does (docs/mosp.md): read an instance file or generate one (``uni``, ``swf`` = the
 Lublin–Feitelson model, ``trace`` = rigid jobs of an SWF trace), schedule it with one algorithm, check the schedule
-with `fairsched.validate.check_mosp_schedule` (capacity, every job once, the local constraint, the proven bound
+with `fairsched.mosp.validate.check_mosp_schedule` (capacity, every job once, the local constraint, the proven bound
 when it applies, and that ILBA delayed no job), and measure each organization's makespan alone (local schedule)
 and in cooperation.
+
+The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched mosp`` by their flags'
+names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the algorithm) and ``write(out_dir)``.
+`MospConfig` is the same options with the seed, as `run_mosp` takes them.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
+from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int, check_path, rows_frame
 from fairsched.errors import ConfigError
 from fairsched.mosp import solve
 from fairsched.mosp.generate import generate, select_trace_jobs
@@ -22,8 +29,8 @@ from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.io import read_instance
 from fairsched.mosp.metrics import makespan, org_makespans, proven_bound, score
 from fairsched.mosp.policies import ALGORITHMS
-from fairsched.mosp.policies.local import local_schedule
-from fairsched.validate import check_mosp_schedule
+from fairsched.mosp.policies.local import LOCAL_ORDERS, local_schedule
+from fairsched.mosp.validate import check_mosp_schedule
 from fairsched.workload.swf import read_swf
 
 GENERATORS: tuple[str, ...] = ("uni", "swf", "trace")
@@ -53,6 +60,79 @@ class MospConfig:
     algorithm: str = "mocca+ilba"
     local_order: str = "hf"
     seed: int = 0
+
+
+@dataclass(frozen=True)
+class Config(ExperimentConfig):
+    """The options of ``fairsched mosp``, by their flags' names, with the CLI's defaults (docs/mosp.md).
+
+    The fields mean what `MospConfig`'s mean; ``--seed`` is `run`'s argument. Checked on construction (one-line
+    `ConfigError` naming the flag).
+    """
+
+    MODEL = "mosp"
+    PATH_FIELDS = ("instance", "trace")
+
+    instance: Path | None = None
+    generate: str = "uni"
+    orgs: int = 5
+    jobs: int = 100
+    procs: int = 32
+    trace: Path | None = None
+    algorithm: str = "mocca+ilba"
+    local_order: str = "hf"
+
+    def __post_init__(self) -> None:
+        check_path(self.instance, "instance")
+        check_path(self.trace, "trace")
+        check_choice(self.algorithm, "algorithm", ALGORITHMS)
+        check_choice(self.generate, "generate", GENERATORS)
+        check_choice(self.local_order, "local_order", LOCAL_ORDERS)
+        for name in ("orgs", "jobs", "procs"):
+            check_int(getattr(self, name), name)
+        if self.instance is None and self.generate == "trace" and self.trace is None:
+            raise ConfigError("--generate trace needs --trace FILE (an SWF trace)")
+
+    def _reads(self, name: str) -> bool:
+        return name == "instance" or (self.instance is None and self.generate == "trace")
+
+    def mosp_config(self, seed: int) -> MospConfig:
+        """The `MospConfig` that runs these options with `seed`."""
+        return MospConfig(**{f.name: getattr(self, f.name) for f in fields(self)}, seed=seed)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A ``mosp`` run under the model contract: the `MospReport`, tidy rows, and the ``--out`` files."""
+
+    config: Config
+    seed: int
+    report: MospReport
+
+    def rows(self) -> pd.DataFrame:
+        """One row: the config's columns, ``policy`` (the algorithm), ``n_orgs``, ``n_jobs``, ``lower_bound``,
+        ``makespan``, ``makespan_local``, ``score`` and ``score_local`` (C_max / LB, TPDS'11 §7.1), and
+        ``orgs_improved`` (organizations finishing earlier than alone); no timings."""
+        report = self.report
+        row: dict[str, Any] = {"policy": self.config.algorithm, "n_orgs": report.instance.n_orgs,
+                               "n_jobs": report.instance.n_jobs, "lower_bound": float(report.lower_bound),
+                               "makespan": int(report.makespan), "makespan_local": int(report.makespan_local),
+                               "score": float(report.score), "score_local": float(report.score_local),
+                               "orgs_improved": int(np.sum(report.org_coop < report.org_local))}
+        return rows_frame(self.config, [row])
+
+    def write(self, out_dir: str | Path) -> dict[str, Path]:
+        """Write what ``fairsched mosp --out DIR`` writes (`fairsched.report.mosp.write_mosp_outputs`)."""
+        from fairsched.report.mosp import write_mosp_outputs
+
+        return write_mosp_outputs(self.report, out_dir)
+
+
+def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
+    """Run ``fairsched mosp`` with `config` and `seed` (`run_mosp`)."""
+    if progress is not None:
+        progress(f"solving with {config.algorithm}", 0, 1)
+    return Result(config=config, seed=seed, report=run_mosp(config.mosp_config(seed)))
 
 
 @dataclass(frozen=True)

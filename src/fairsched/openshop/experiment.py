@@ -2,8 +2,9 @@
 
 What ``fairsched openshop`` does (docs/openshop.md): read the Google trace slice, an instance file, or generate an
 instance; schedule it with one or more algorithms, offline (every job available at 0, Networking'20 §VII-A) or
-online (jobs arrive, δ-intervals, §VII-B); check every schedule with `fairsched.validate.check_openshop_schedule`;
-measure completion times (equal utilities) or linear utilities U_j = P_j·(τ − t) (§VII).
+online (jobs arrive, δ-intervals, §VII-B); check every schedule with
+`fairsched.openshop.validate.check_openshop_schedule`; measure completion times (equal utilities) or linear
+utilities U_j = P_j·(τ − t) (§VII).
 
 What is measured (§VII): offline, t is the completion time C_j; online, the delay C_j − a_j ("measured from
 arrival of job j", §VII-B2). Linear utilities U_j = P_j·(τ − t) need τ, "the makespan of completing all the jobs (a
@@ -13,6 +14,11 @@ algorithm, and the paper's "worst utility is 9.5× greater" could not be measure
 makes every utility positive: the makespan + 1 time unit. Online (the paper does not say) we use the arrival span
 + the largest machine load + δ₀ + 1 unit, a bound on every delay (an interval planner may wait up to δ₀ for its
 next boundary). The algorithms that decide with utilities (generalized PBA, LUF, exact) get the same τ.
+
+The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched openshop`` by their flags'
+names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row per algorithm) and ``write(out_dir)``.
+`OpenShopConfig` is the library's full set of knobs (the Google reader's ``google_parts``; ``--machines`` is its
+``machines`` or ``google_machines``, by source).
 """
 
 from __future__ import annotations
@@ -24,7 +30,19 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
+from fairsched._contract import (
+    ExperimentConfig,
+    ProgressCallback,
+    check_bool,
+    check_choice,
+    check_int,
+    check_names,
+    check_number,
+    check_path,
+    rows_frame,
+)
 from fairsched.errors import ConfigError
 from fairsched.openshop import run_online, solve
 from fairsched.openshop.engine import accepts
@@ -34,7 +52,7 @@ from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import summary
 from fairsched.openshop.metrics import utilities as metric_utilities
 from fairsched.openshop.policies import ALGORITHMS
-from fairsched.validate import check_openshop_schedule
+from fairsched.openshop.validate import check_openshop_schedule
 from fairsched.workload.google import GoogleReport, read_google
 
 UTILITIES: tuple[str, ...] = ("equal", "linear")
@@ -75,6 +93,81 @@ class OpenShopConfig:
     max_tasks: int = 200
     delta0: float | None = None
     google_parts: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Config(ExperimentConfig):
+    """The options of ``fairsched openshop``, by their flags' names, with the CLI's defaults (docs/openshop.md).
+
+    The fields mean what `OpenShopConfig`'s mean, except: ``algorithm`` is its ``algorithms``, and ``machines``
+    (None = the source's default) is the generated instance's machines, or, with ``google``, how many machines
+    the trace is mapped onto. ``--seed`` is `run`'s argument. Checked on construction (one-line `ConfigError`).
+    """
+
+    MODEL = "openshop"
+    PATH_FIELDS = ("google", "instance")
+
+    google: Path | None = None
+    instance: Path | None = None
+    jobs: int = 50
+    machines: int | None = None
+    max_tasks: int = 200
+    algorithm: tuple[str, ...] = ()
+    utilities: str = "equal"
+    online: bool = False
+    delta0: float | None = None
+    k: int = 2
+
+    def __post_init__(self) -> None:
+        check_path(self.google, "google")
+        check_path(self.instance, "instance")
+        for name in ("jobs", "max_tasks", "k"):
+            check_int(getattr(self, name), name)
+        check_int(self.machines, "machines", optional=True)
+        check_names(self.algorithm, "algorithm")
+        check_choice(self.utilities, "utilities", UTILITIES)
+        check_bool(self.online, "online")
+        check_number(self.delta0, "delta0", positive=True, optional=True)
+        _check(self.openshop_config(0))  # the same checks and words as run_openshop's
+
+    def openshop_config(self, seed: int) -> OpenShopConfig:
+        """The `OpenShopConfig` that runs these options with `seed`."""
+        sizes = {} if self.machines is None else {
+            "google_machines" if self.google is not None else "machines": self.machines}
+        return OpenShopConfig(google=self.google, instance=self.instance, jobs=self.jobs, algorithms=self.algorithm,
+                              utilities=self.utilities, online=self.online, k=self.k, seed=seed,
+                              max_tasks=self.max_tasks, delta0=self.delta0, **sizes)
+
+
+@dataclass(frozen=True)
+class Result:
+    """An ``openshop`` run under the model contract: the `OpenShopReport`, tidy rows, and the ``--out`` files."""
+
+    config: Config
+    seed: int
+    report: OpenShopReport
+
+    def rows(self) -> pd.DataFrame:
+        """One row per algorithm (in the order run): the config's columns, ``policy``, ``measure`` (completion
+        time, delay or utility), ``n_jobs``, ``tau``, ``delta0_s`` and the summary of the measured values
+        (``mean``, ``q4_mean``, ``std``, ``min``, ``max``; Networking'20 §VII); no timings."""
+        report = self.report
+        return rows_frame(self.config, [
+            {"policy": name, "measure": report.measure, "n_jobs": report.instance.n_jobs, "tau": report.tau,
+             "delta0_s": report.delta0, **outcome.summary} for name, outcome in report.outcomes.items()])
+
+    def write(self, out_dir: str | Path) -> dict[str, Path]:
+        """Write what ``fairsched openshop --out DIR`` writes (`fairsched.report.openshop.write_openshop_outputs`)."""
+        from fairsched.report.openshop import write_openshop_outputs
+
+        return write_openshop_outputs(self.report, out_dir)
+
+
+def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
+    """Run ``fairsched openshop`` with `config` and `seed` (`run_openshop`)."""
+    if progress is not None:
+        progress("scheduling", 0, 1)
+    return Result(config=config, seed=seed, report=run_openshop(config.openshop_config(seed)))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ cooperative game theory approach", SPAA 2013 (long version, arXiv 1302.0948), §
    (`fairsched.scenario.build_scenario`: a parallel job on q processors = q sequential copies; one seed per window);
    time origin = window start, horizon t_end = window length;
 4. simulate REF (the exact fair algorithm, ``select="lookahead"``) and every policy, and measure
-   Δψ/p_tot = Σ_u |ψ_u − ψ*_u| / p_tot at t_end against REF (`fairsched.experiment.compare_scenario`);
+   Δψ/p_tot = Σ_u |ψ_u − ψ*_u| / p_tot at t_end against REF (`fairsched.online.experiment.compare_scenario`);
 5. mean and sample standard deviation (ddof = 1) of Δψ/p_tot over the windows of each cell.
 
 Windows run in parallel over ``jobs`` processes (spawned); results are put back in task order, so the output does
@@ -35,11 +35,11 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError
-from fairsched.experiment import CompareConfig, compare_scenario
 from fairsched.online import metrics
 from fairsched.online.engine import simulate
+from fairsched.online.experiment import CompareConfig, compare_scenario
 from fairsched.online.policies import get_policy
-from fairsched.scenario import build_scenario
+from fairsched.scenario import DEFAULT_ZIPF_S, build_scenario
 from fairsched.workload.clean import clean
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import read_swf
@@ -100,6 +100,9 @@ class Cell:
     ``fixed_start`` = the windows all start at the first submit (SPAA'13 §6.3.1: "the first 5 million time
     moments"); then only the scenario seed (users → organizations, machine split, RAND's orderings) varies.
     ``paper_values`` maps a policy label to the paper's (mean, std); ``std`` may be None.
+    The ablations of issue #12: ``orgs_by`` ("user", or "job": each job joins an organization on its own),
+    ``zipf_s`` (exponent of the Zipf split), ``warm_start`` (`warm_window`: the trace's backlog and running jobs
+    at the window start are released at time 0) and ``reference`` ("ref" = lookahead rule, or "ref-literal").
     """
 
     paper: str
@@ -114,6 +117,10 @@ class Cell:
     release_scale: float = 1.0
     fixed_start: bool = False
     paper_values: tuple[tuple[str, tuple[float, float | None]], ...] = ()
+    orgs_by: str = "user"
+    zipf_s: float = DEFAULT_ZIPF_S
+    warm_start: bool = False
+    reference: str = "ref"
 
 
 @dataclass(frozen=True)
@@ -243,12 +250,43 @@ def make_tasks(cells: Sequence[Cell], workloads: dict[str, Workload], seed: int)
         key = (list(TRACES).index(cell.trace) if cell.trace in TRACES else len(TRACES), cell.window_length,
                cell.orgs, cell.machines, int(cell.split == "zipf"), round(cell.release_scale * 1000))
         for index, start in enumerate(starts):
-            cut = window(workload, start=start, length=cell.window_length)
+            if cell.warm_start:
+                cut = warm_window(workload, start=start, length=cell.window_length)
+            else:
+                cut = window(workload, start=start, length=cell.window_length)
             cut = cut.with_jobs(cut.jobs.loc[:, list(_KEEP_COLUMNS)].reset_index(drop=True))
             if cell.release_scale != 1.0:
                 cut = compress_arrivals(cut, cell.release_scale, origin=start)
             tasks.append(_Task(cell, index, start, window_seed(seed, key, index), cut))
     return tasks
+
+
+def warm_window(workload: Workload, *, start: float, length: float) -> Workload:
+    """The jobs submitted in [start, start + length), plus the trace's backlog and running jobs at `start`.
+
+    A job submitted before `start` that the trace had not finished by then (recorded start = submit + wait,
+    a missing wait counting as 0) is carried over: submitted at `start`, with its full run time if it was
+    still waiting, with the rest of it (end − start) if it was running. The window then opens with the
+    contention the trace had, instead of from an empty system (issue #12, hypothesis 3). O(n).
+
+    >>> import pandas as pd
+    >>> jobs = pd.DataFrame({"job_number": [1, 2, 3, 4], "submit_time": [0.0, 5.0, 8.0, 12.0],
+    ...                      "wait_time": [0.0, 0.0, 4.0, 0.0], "run_time": [3.0, 10.0, 6.0, 1.0]})
+    >>> warm_window(Workload(jobs=jobs), start=10, length=5).jobs[["job_number", "submit_time", "run_time"]
+    ...                                                           ].to_numpy().tolist()  # 1 ended at 3
+    [[2.0, 10.0, 5.0], [3.0, 10.0, 6.0], [4.0, 12.0, 1.0]]
+    """
+    jobs = workload.jobs
+    submit = jobs["submit_time"].to_numpy(dtype=np.float64)
+    run = jobs["run_time"].to_numpy(dtype=np.float64)
+    began = submit + np.maximum(jobs["wait_time"].to_numpy(dtype=np.float64), 0.0)
+    carried = (submit < start) & (began + run > start)
+    backlog = jobs.loc[carried].copy()
+    backlog["run_time"] = np.where(began[carried] < start, began[carried] + run[carried] - start, run[carried])
+    backlog["submit_time"] = float(start)
+    inside = window(workload, start=start, length=length).jobs
+    merged = pd.concat([backlog, inside], ignore_index=True)
+    return workload.with_jobs(merged)
 
 
 def run_window(task: _Task) -> list[dict[str, Any]]:
@@ -258,11 +296,11 @@ def run_window(task: _Task) -> list[dict[str, Any]]:
     the others (RAND with N = 75) are simulated with the same seed and measured against the same REF run.
     """
     cell = task.cell
-    scenario = build_scenario(task.workload, n_orgs=cell.orgs, orgs_by="user", n_machines=cell.machines,
-                              split=cell.split, seed=task.seed, time_origin=task.start,
+    scenario = build_scenario(task.workload, n_orgs=cell.orgs, orgs_by=cell.orgs_by, n_machines=cell.machines,
+                              split=cell.split, zipf_s=cell.zipf_s, seed=task.seed, time_origin=task.start,
                               horizon=int(cell.window_length))
     plain = tuple(dict.fromkeys(spec.name for spec in cell.policies if not spec.params)) or ("ref",)
-    compared = compare_scenario(scenario, CompareConfig(policies=plain, reference=REF.name, seed=task.seed,
+    compared = compare_scenario(scenario, CompareConfig(policies=plain, reference=cell.reference, seed=task.seed,
                                                         validate=False))
     reference = compared.reference_outcome
     records = []

@@ -4,8 +4,8 @@ Reference: M. Shafiee, J. Ghaderi, "On max-min fairness of completion times for 
 Networking 2020, §VII. Set-up, as replicated here (`fairsched.openshop.experiment` does the work):
 
 * the Google clusterdata-2011-2 slice of ../shared/traces (10 parts, 13.9 hours of arrivals, not the paper's
-  month: 6,760 jobs and 10,239 tasks kept instead of ≈19k jobs and ≈600k tasks), jobs with at most 200 tasks, the
-  original machines mapped uniformly at random onto 200 (`fairsched.workload.google.read_google`);
+  month: 6,760 jobs and 10,239 tasks kept instead of our estimate of ≈19k jobs and ≈600k tasks), jobs with at
+  most 200 tasks, the original machines mapped uniformly at random onto 200 (`fairsched.workload.google.read_google`);
 * four settings: offline (every job at time 0, §VII-A) and online (arrivals of the trace, δ-intervals, §VII-B),
   each with equal utilities (completion times / delays; PBA vs SPTF and FIFO) and linear utilities
   U_j = P_j·(τ − t) (generalized PBA vs LUF and FIFO);
@@ -142,7 +142,7 @@ def run(config: Networking20Config, *, progress: ProgressCallback | None = None)
     first = reports[setting_name(True, "equal")]
     notes = [f"Google slice: {first.instance.n_jobs:,} jobs, {first.instance.n_tasks:,} tasks on "
              f"{first.instance.n_machines} machines, arrivals over {_span_hours(first):.1f} h (the paper: a month, "
-             "≈19k jobs, ≈600k tasks); δ₀ scaled to a tenth of the arrival span "
+             "by our estimate ≈19k jobs, ≈600k tasks); δ₀ scaled to a tenth of the arrival span "
              f"({reports[setting_name(True, 'equal')].delta0:,.0f} s; the paper: 3.3e5 s of 3.3e6 s)."]
     if progress is not None:
         progress("settings", len(SETTINGS), len(SETTINGS))

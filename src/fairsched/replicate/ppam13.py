@@ -15,10 +15,13 @@ game theory", PPAM 2013 (LNCS 8385), §5.1–5.2, Tables 1 and 2. Set-up, as rep
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
+from fairsched.errors import ConfigError
 from fairsched.replicate._online_windows import (
     CURRFAIRSHARE,
     DIRECTCONTR,
@@ -31,6 +34,7 @@ from fairsched.replicate._online_windows import (
     UNAVAILABLE_NOTE,
     UTFAIRSHARE,
     Cell,
+    PolicySpec,
     ProgressCallback,
     ReplicationResult,
     bar_figure,
@@ -41,6 +45,7 @@ from fairsched.replicate._online_windows import (
     to_json,
     write_outputs,
 )
+from fairsched.scenario import DEFAULT_ZIPF_S
 
 __all__ = ["PAPER", "POLICIES", "TABLES", "PPAM13Config", "ReplicationResult", "run", "to_json"]
 
@@ -80,6 +85,20 @@ class PPAM13Config:
     traces : which of the available traces (`fairsched.replicate._online_windows.TRACES`) to run.
     splits : machine splits; the paper's values are attached to the ``"uniform"`` rows only.
     windows : windows per (table, trace), overriding ``quick`` (None = 10 quick, else 100).
+
+    The ablation switches of issue #12 (defaults = the replication as shipped; docs/replication/ppam13.md):
+
+    directcontr_update : DIRECTCONTR's Algorithm 1 lines 15–16 "corrected" (issue #2) or as "printed".
+    fairshare_ratios : FAIRSHARE/UTFAIRSHARE ratios "frozen" within a decision or re-evaluated "per_start".
+    rand_estimator : RAND's φ as the mean over "orderings" or SPAA'13 Alg. 3 lines 35–37 as "printed".
+    rand_orderings : RAND's N (the paper's tables use 15; SPAA'13 also 75); the row is labelled with N, and
+        only N = 15 carries the paper's values.
+    window_start : a window starts "empty" or "warm" (the trace's backlog and running jobs at its start,
+        `fairsched.replicate._online_windows.warm_window`).
+    orgs_by : users ("user", the paper's tables) or single jobs ("job", the paper's second scenario) are spread
+        uniformly over the organizations.
+    reference : REF with the "ref" (lookahead) or "ref-literal" tie rule.
+    zipf_s : the Zipf exponent of ``splits=("zipf",)`` (default TPDS'11's 1.4267; the papers give none).
     """
 
     traces_dir: Path | None = None
@@ -91,14 +110,40 @@ class PPAM13Config:
     traces: tuple[str, ...] = ("LPC-EGEE", "RICC")
     splits: tuple[str, ...] = ("uniform",)
     windows: int | None = None
+    directcontr_update: Literal["corrected", "printed"] = "corrected"
+    fairshare_ratios: Literal["frozen", "per_start"] = "frozen"
+    rand_estimator: Literal["orderings", "printed"] = "orderings"
+    rand_orderings: int = 15
+    window_start: Literal["empty", "warm"] = "empty"
+    orgs_by: Literal["user", "job"] = "user"
+    reference: Literal["ref", "ref-literal"] = "ref"
+    zipf_s: float = DEFAULT_ZIPF_S
+
+
+def policies(config: PPAM13Config) -> tuple[PolicySpec, ...]:
+    """The policies of the tables with the config's switches; the defaults give exactly `POLICIES`."""
+    def with_params(spec: PolicySpec, **params: object) -> PolicySpec:
+        changed = tuple((key, value) for key, value in params.items() if value is not None)
+        return PolicySpec(spec.label, spec.name, spec.params + changed) if changed else spec
+
+    def unless(value: object, default: object) -> object:
+        return None if value == default else value
+
+    rand = RAND15 if config.rand_orderings == 15 else PolicySpec(f"RAND (N={config.rand_orderings})", "rand",
+                                                                 (("n_orderings", config.rand_orderings),))
+    ratios = unless(config.fairshare_ratios, "frozen")
+    return (ROUNDROBIN, with_params(rand, estimator=unless(config.rand_estimator, "orderings")),
+            with_params(DIRECTCONTR, update=unless(config.directcontr_update, "corrected")),
+            with_params(FAIRSHARE, ratios=ratios), with_params(UTFAIRSHARE, ratios=ratios), CURRFAIRSHARE, REF)
 
 
 def cells(config: PPAM13Config) -> list[Cell]:
     """One `Cell` per (table, trace, split), in that order."""
     n = config.windows if config.windows is not None else (10 if config.quick else 100)
     return [Cell(paper=PAPER_NAME, table=table, trace=trace, window_length=TABLES[table], split=split, orgs=5,
-                 machines=TRACES[trace].machines, policies=POLICIES, windows=n,
-                 paper_values=PAPER[(table, trace)] if split == "uniform" else ())
+                 machines=TRACES[trace].machines, policies=policies(config), windows=n,
+                 paper_values=PAPER[(table, trace)] if split == "uniform" else (), orgs_by=config.orgs_by,
+                 zipf_s=config.zipf_s, warm_start=config.window_start == "warm", reference=config.reference)
             for table in config.tables for trace in config.traces for split in config.splits]
 
 
@@ -130,3 +175,16 @@ def _check(config: PPAM13Config) -> None:
     check_names("tables", config.tables, TABLES)
     check_names("traces", config.traces, TRACES)
     check_names("splits", config.splits, ("uniform", "zipf"))
+    for name, value, valid in (("directcontr_update", config.directcontr_update, ("corrected", "printed")),
+                               ("fairshare_ratios", config.fairshare_ratios, ("frozen", "per_start")),
+                               ("rand_estimator", config.rand_estimator, ("orderings", "printed")),
+                               ("window_start", config.window_start, ("empty", "warm")),
+                               ("orgs_by", config.orgs_by, ("user", "job")),
+                               ("reference", config.reference, ("ref", "ref-literal"))):
+        if value not in valid:
+            raise ConfigError(f"{name}={value!r}: expected one of {', '.join(valid)}")
+    if isinstance(config.rand_orderings, bool) or not isinstance(config.rand_orderings, int) \
+            or config.rand_orderings < 1:
+        raise ConfigError(f"rand_orderings={config.rand_orderings!r}: expected a positive number of orderings")
+    if not (isinstance(config.zipf_s, int | float) and math.isfinite(config.zipf_s) and config.zipf_s >= 0):
+        raise ConfigError(f"zipf_s={config.zipf_s!r}: expected a finite exponent >= 0")

@@ -1,11 +1,10 @@
-"""Rendering and writing of results: terminal tables, JSON, the PNG figure and the output directory.
+"""Rendering and writing of results: terminal tables, JSON, PNG figures and output directories.
 
-The library computes (`fairsched.experiment`, `fairsched.online.metrics`); this package only presents and
-writes, atomically (`fairsched._io.atomic_write`).
+One module per model (`online`, `backfill`, `mosp`, `openshop`) on shared primitives (`tables`: tables, JSON-safe
+values, number formats; `export`: atomic CSV/PNG/JSON writers). The library computes (`fairsched.<model>`); this
+package only presents and writes, atomically (`fairsched._io.atomic_write`).
 """
 
-from fairsched.report.export import write_compare_outputs
-from fairsched.report.plots import utility_figure
-from fairsched.report.tables import compare_renderable, to_json
+from fairsched.report.online import compare_renderable, to_json, utility_figure, write_compare_outputs
 
 __all__ = ["compare_renderable", "to_json", "utility_figure", "write_compare_outputs"]

@@ -8,11 +8,9 @@ are written atomically (`fairsched._io.atomic_write`). Layout of ``fairsched bac
   number, times are the trace's clock in seconds.
 * ``fairness.csv``  (with ``--fairness``) ``job`` and, for the metrics asked for, ``fst_strict``, ``fst_relaxed``
   (fair start times, JSSPP'05 §3.1), ``re_deserved``, ``re_consumed`` (processor-seconds, §3.2).
-* ``jobs.csv``      Batsim's job output (oar-team/batsim ``docs/output-jobs.rst``), readable by evalys'
-  ``JobSet.from_csv``: ``job_id, workload_name, submission_time, requested_number_of_resources, requested_time,
-  success, final_state, starting_time, execution_time, finish_time, waiting_time, turnaround_time, stretch,
-  allocated_resources``. Processors are assigned first-fit for drawing (`assign_processors`: the model has no
-  processor identities); ``allocated_resources`` is an interval set such as ``0-3 8``.
+* ``jobs.csv``      Batsim's job output, readable by evalys' ``JobSet.from_csv`` (columns and formulas:
+  `fairsched.report.batsim`). Processors are assigned first-fit for drawing (`assign_processors`: the model has
+  no processor identities); ``allocated_resources`` is an interval set such as ``0-3 8``.
 * ``schedule.swf``  the simulated workload as SWF: submit, wait (= start - submit), run, processors and requested
   time as simulated (integer seconds, after load scaling); the other fields as in the trace.
 * ``gantt.png``     processors × time, one rectangle per job and contiguous processor range (`gantt_figure`).
@@ -25,9 +23,7 @@ one figure per metric (value vs load, one line per policy) and one per metric by
 
 from __future__ import annotations
 
-import itertools
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -46,15 +42,13 @@ import fairsched
 from fairsched.backfill.experiment import BackfillReport, TraceUnfairness
 from fairsched.errors import ConfigError, InvariantError
 from fairsched.replicate.jsspp05 import WIDTH_LOADS, ReplicationResult
+from fairsched.report.batsim import interval_sets, jobs_frame, safe_workload_name
 from fairsched.report.export import write_csv, write_json, write_png
 from fairsched.report.tables import jsonable, key_value_table
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import write_swf
 
 SCHEDULE_CSV_COLUMNS = ("job", "submit", "start", "end", "procs")
-BATSIM_COLUMNS = ("job_id", "workload_name", "submission_time", "requested_number_of_resources", "requested_time",
-                  "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
-                  "turnaround_time", "stretch", "allocated_resources")
 DPI = 120
 # Matplotlib draws ~100k rectangles in a few seconds; beyond that the chart is unreadable anyway, so only the
 # jobs of the first MAX_GANTT_JOBS by start time are drawn and the title says so.
@@ -93,11 +87,7 @@ class ProcessorAssignment:
         >>> ProcessorAssignment(np.array([0, 5, 6]), np.array([0, 1, 2, 3, 8, 4])).interval_sets()
         ['0-3 8', '4']
         """
-        job, lo, hi = self.runs()
-        lo_text, hi_text = lo.astype(str), hi.astype(str)
-        text = np.where(lo == hi, lo_text, np.char.add(np.char.add(lo_text, "-"), hi_text))
-        bounds = np.concatenate([[0], np.cumsum(np.bincount(job, minlength=self.offsets.size - 1))])
-        return [" ".join(text[a:b]) for a, b in itertools.pairwise(bounds)]
+        return interval_sets(self.offsets, self.processors)
 
 
 def assign_processors(schedule: pd.DataFrame, n_processors: int) -> ProcessorAssignment:
@@ -128,7 +118,7 @@ def assign_processors(schedule: pd.DataFrame, n_processors: int) -> ProcessorAss
     if failed >= 0:
         row = int(order[failed])
         raise ConfigError(f"job in row {row} (start {start[row]:g}) does not fit: the schedule uses more than "
-                          f"{n_processors} processors at that time; check it with fairsched.validate")
+                          f"{n_processors} processors at that time; check it with fairsched.backfill.validate")
     return ProcessorAssignment(offsets=offsets, processors=processors)
 
 
@@ -161,32 +151,21 @@ def _first_fit_kernel(order: np.ndarray, start: np.ndarray, end: np.ndarray, pro
 # ---------------------------------------------------------------------------------------------------- exports
 
 def batsim_jobs_frame(report: BackfillReport, assignment: ProcessorAssignment | None = None) -> pd.DataFrame:
-    """Batsim's ``jobs.csv`` rows (columns `BATSIM_COLUMNS`; formulas of oar-team/batsim docs/output-jobs.rst).
-
-    waiting = start - submission, execution = finish - start, turnaround = finish - submission, stretch =
-    turnaround / execution. Every job completes (the model kills none), so success = 1 and final_state =
-    ``COMPLETED_SUCCESSFULLY``. ``requested_time`` is the estimate the scheduler used.
-    """
+    """Batsim's ``jobs.csv`` rows (`fairsched.report.batsim`); ``requested_time`` is the estimate the scheduler
+    used, the processors those of `assign_processors`."""
     schedule, jobs = report.result.schedule, report.result.jobs
     if assignment is None:
         assignment = assign_processors(schedule, report.n_processors)
-    submit, start, end = (schedule[c].to_numpy(np.int64) for c in ("submit", "start", "end"))
-    execution, turnaround = end - start, end - submit
-    return pd.DataFrame({
-        "job_id": schedule["job"].to_numpy(np.int64), "workload_name": workload_name(report),
-        "submission_time": submit, "requested_number_of_resources": schedule["procs"].to_numpy(np.int64),
-        "requested_time": jobs.requested, "success": 1, "final_state": "COMPLETED_SUCCESSFULLY",
-        "starting_time": start, "execution_time": execution, "finish_time": end, "waiting_time": start - submit,
-        "turnaround_time": turnaround, "stretch": turnaround / np.maximum(execution, 1),
-        "allocated_resources": assignment.interval_sets(),
-    }, columns=list(BATSIM_COLUMNS))
+    return jobs_frame(job_id=schedule["job"].to_numpy(np.int64), submission_time=schedule["submit"].to_numpy(np.int64),
+                      requested_time=jobs.requested, starting_time=schedule["start"].to_numpy(np.int64),
+                      finish_time=schedule["end"].to_numpy(np.int64), offsets=assignment.offsets,
+                      resources=assignment.processors, workload_name=workload_name(report))
 
 
 def workload_name(report: BackfillReport) -> str:
     """The trace's file stem, reduced to characters safe in CSV (``CTC-SP2-1996-3.1-cln``)."""
     trace = report.config.trace
-    stem = Path(str(trace)).name.removesuffix(".gz").removesuffix(".swf") if trace is not None else "workload"
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", stem) or "workload"
+    return safe_workload_name(str(trace)) if trace is not None else "workload"
 
 
 def simulated_workload(report: BackfillReport) -> Workload:

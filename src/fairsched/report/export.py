@@ -1,16 +1,4 @@
-"""Write a compare run to a directory, each file atomically (complete on disk or absent, never half-written).
-
-Layout of ``DIR`` (`write_compare_outputs`):
-
-* ``summary.csv``   one row per policy: Delta psi, p_tot, Delta psi / p_tot, worst organization, mean wait, ...
-* ``per_org.csv``   one row per (policy, organization): psi, the reference's psi, (psi - psi*) / p_tot, and
-  the per-organization metrics of `fairsched.online.metrics.per_org_metrics`.
-* ``<policy>/schedule.csv``  ``job,org,release,start,end,machine``, one row per sequential job started by t_end
-  (copies of an expanded parallel job share the job number; times in seconds from the scenario's origin).
-* ``machines.csv``  ``machine,org``: who owns each machine.
-* ``utility.png``   `fairsched.report.plots.utility_figure`.
-* ``report.json``   `fairsched.report.tables.to_json`, with the paths of all the files above; written last,
-  so its presence means the directory is complete.
+"""The shared writers of every report: CSV, PNG and JSON, each file atomically (complete on disk or absent).
 
 Schedules of real traces reach millions of rows; integer tables are formatted by a small numba kernel
 (about 20x faster than ``DataFrame.to_csv``; the tests compare both byte for byte).
@@ -30,77 +18,9 @@ from matplotlib.figure import Figure
 from numba import njit
 
 from fairsched._io import atomic_write
-from fairsched.experiment import CompareResult
-from fairsched.online.engine import SCHEDULE_COLUMNS
-from fairsched.report.plots import utility_png
-from fairsched.report.tables import org_deviation, to_json
 
 _CHUNK_ROWS = 1 << 18  # rows formatted per kernel call: bounds the scratch buffer to ~21 bytes x cells
 _MAX_INT_CHARS = 20     # "-9223372036854775807" (int64 min is not supported: see `_format_int_rows`)
-
-
-def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[str, Path]:
-    """Write every file of the module docstring's layout into `out_dir` (created if needed).
-
-    Returns
-    -------
-    dict mapping each file's path relative to `out_dir` (e.g. ``"roundrobin/schedule.csv"``) to its full path,
-    ``report.json`` included. Existing files of the same names are replaced, atomically.
-    """
-    out = Path(out_dir)
-    written: dict[str, Path] = {}
-
-    def put(relative: str, frame: pd.DataFrame) -> None:
-        written[relative] = out / relative
-        write_csv(frame, out / relative)
-
-    put("summary.csv", summary_frame(result))
-    put("per_org.csv", per_org_frame(result))
-    put("machines.csv", pd.DataFrame({"machine": np.arange(result.scenario.n_machines, dtype=np.int64),
-                                      "org": np.asarray(result.scenario.machine_owner, dtype=np.int64)}))
-    for name, outcome in result.policies.items():
-        put(f"{name}/schedule.csv", outcome.result.schedule.loc[:, list(SCHEDULE_COLUMNS)])
-    written["utility.png"] = out / "utility.png"
-    with atomic_write(written["utility.png"], "wb") as handle:
-        handle.write(utility_png(result))
-    written["report.json"] = out / "report.json"
-    with atomic_write(written["report.json"]) as handle:
-        json.dump(to_json(result, outputs=written), handle, indent=2)
-        handle.write("\n")
-    return written
-
-
-def summary_frame(result: CompareResult) -> pd.DataFrame:
-    """One row per policy, in report order (``summary.csv``)."""
-    rows = []
-    for name, outcome in result.policies.items():
-        deviation = org_deviation(outcome, result)
-        rows.append({
-            "policy": name, "is_reference": name == result.reference,
-            "delta_psi": int(outcome.fairness.delta_psi), "p_tot": int(result.p_tot),
-            "delta_psi_over_ptot": float(outcome.fairness.delta_psi_over_ptot),
-            "max_abs_org_deviation": float(np.abs(deviation).max()) if deviation.size else np.nan,
-            "mean_wait": outcome.mean_wait, "utilization": outcome.utilization,
-            "jobs_started": len(outcome.result.schedule), "t_end": int(result.t_end),
-        })  # run times live in report.json only, so that the same seed gives byte-identical CSV files
-    return pd.DataFrame(rows)
-
-
-def per_org_frame(result: CompareResult) -> pd.DataFrame:
-    """One row per (policy, organization) (``per_org.csv``); per_org_metrics columns follow the fixed ones."""
-    psi_ref = np.asarray(result.reference_outcome.psi, dtype=np.int64)
-    machines = result.scenario.machines_per_org
-    frames = []
-    for name, outcome in result.policies.items():
-        fixed = pd.DataFrame({
-            "policy": name, "org": np.arange(result.scenario.n_orgs, dtype=np.int64), "machines": machines,
-            "psi": np.asarray(outcome.psi, dtype=np.int64), "psi_reference": psi_ref,
-            "deviation_over_ptot": org_deviation(outcome, result),
-        })
-        extra = outcome.per_org.reset_index(drop=True)
-        extra = extra.loc[:, [c for c in extra.columns if c not in fixed.columns]]
-        frames.append(pd.concat([fixed, extra], axis=1))
-    return pd.concat(frames, ignore_index=True)
 
 
 def write_png(fig: Figure, path: str | Path) -> None:

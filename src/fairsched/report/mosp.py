@@ -25,6 +25,7 @@ from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.io import write_instance, write_schedule_csv
 from fairsched.replicate.tpds11 import TPDS11Result, to_json
 from fairsched.report.backfill import assign_processors
+from fairsched.report.batsim import jobs_frame, safe_workload_name
 from fairsched.report.export import write_csv, write_json, write_png
 from fairsched.report.tables import jsonable, key_value_table
 
@@ -83,13 +84,14 @@ def mosp_renderable(report: MospReport) -> Group:
 
 
 def write_mosp_outputs(report: MospReport, out_dir: str | Path) -> dict[str, Path]:
-    """Write ``instance.json``, ``schedule.csv``, ``gantt.png`` (cooperative), ``gantt_local.png`` and
-    ``report.json`` (last) into `out_dir`; return their paths by name."""
+    """Write ``instance.json``, ``schedule.csv``, ``jobs.csv`` (Batsim, cooperative schedule), ``gantt.png``
+    (cooperative), ``gantt_local.png`` and ``report.json`` (last) into `out_dir`; return their paths by name."""
     out = Path(out_dir)
     written = {"instance.json": out / "instance.json", "schedule.csv": out / "schedule.csv",
-               "gantt.png": out / "gantt.png", "gantt_local.png": out / "gantt_local.png"}
+               "jobs.csv": out / "jobs.csv", "gantt.png": out / "gantt.png", "gantt_local.png": out / "gantt_local.png"}
     write_instance(report.instance, written["instance.json"])
     write_schedule_csv(report.instance, report.schedule, written["schedule.csv"])
+    write_csv(batsim_jobs_frame(report.instance, report.schedule, workload_name(report)), written["jobs.csv"])
     title = f"{report.config.algorithm}: C_max = {report.makespan:,} (score {report.score:.3f})"
     write_png(gantt_figure(report.instance, report.schedule, title=title), written["gantt.png"])
     local_title = f"local ({report.config.local_order}): C_max = {report.makespan_local:,} " \
@@ -100,16 +102,63 @@ def write_mosp_outputs(report: MospReport, out_dir: str | Path) -> dict[str, Pat
     return written
 
 
+def workload_name(report: MospReport) -> str:
+    """The instance file's or trace's stem, else ``mosp-<generator>`` (for Batsim's ``workload_name``)."""
+    config = report.config
+    if config.instance is not None:
+        return safe_workload_name(str(config.instance))
+    if config.generate == "trace" and config.trace is not None:
+        return safe_workload_name(str(config.trace))
+    return f"mosp-{config.generate}"
+
+
+def batsim_jobs_frame(instance: MospInstance, schedule: MospSchedule, workload_name: str) -> pd.DataFrame:
+    """Batsim's ``jobs.csv`` rows (`fairsched.report.batsim`) of a multi-cluster schedule.
+
+    Resources are numbered cluster after cluster: processor p of cluster k is resource ``procs[:k].sum() + p``,
+    assigned first-fit within each cluster (`assign_processors`; the model counts processors without naming
+    them). Every job is submitted at 0 (TPDS'11 §2: all jobs are known at time 0) and requests its run time.
+
+    >>> inst = MospInstance.from_arrays([2, 1], owner=[0, 1, 1], runtime=[2, 1, 3], width=[2, 1, 1])
+    >>> rows = batsim_jobs_frame(inst, MospSchedule(np.array([0, 0, 1]), np.array([0, 2, 0])), "w")
+    >>> rows["allocated_resources"].tolist(), rows["finish_time"].tolist()
+    (['0-1', '0', '2'], [2, 3, 3])
+    """
+    start = np.asarray(schedule.start, dtype=np.int64)
+    cluster = np.asarray(schedule.cluster, dtype=np.int64)
+    end = start + instance.runtime
+    first_resource = np.concatenate([[0], np.cumsum(instance.procs)[:-1]])
+    offsets = np.concatenate([[0], np.cumsum(instance.width)]).astype(np.int64)
+    resources = np.empty(int(offsets[-1]), dtype=np.int64)
+    for k in range(instance.n_orgs):
+        rows = np.flatnonzero(cluster == k)
+        if rows.size == 0:
+            continue
+        frame = pd.DataFrame({"start": start[rows], "end": end[rows], "procs": instance.width[rows]})
+        assignment = assign_processors(frame, int(instance.procs[k]))
+        # scatter: the cluster's i-th job (row rows[i]) owns slots offsets[row]..offsets[row + 1] of the layout
+        shift = np.repeat(offsets[rows] - assignment.offsets[:-1], instance.width[rows])
+        resources[shift + np.arange(assignment.processors.size)] = first_resource[k] + assignment.processors
+    return jobs_frame(job_id=instance.job_id, submission_time=np.zeros(instance.n_jobs, dtype=np.int64),
+                      requested_time=instance.runtime, starting_time=start, finish_time=end, offsets=offsets,
+                      resources=resources, workload_name=workload_name)
+
+
 def gantt_figure(instance: MospInstance, schedule: MospSchedule, *, title: str = "") -> Figure:
-    """One lane per cluster (height ∝ processors), time on x, jobs coloured by owner (TPDS'11 Fig. 4, 6)."""
+    """One lane per cluster (height ∝ processors), time on x, jobs coloured by owner (TPDS'11 Fig. 4, 6).
+
+    At most `MAX_GANTT_JOBS` jobs per cluster (the earliest started) are drawn; the title then says how many.
+    """
     n_orgs = instance.n_orgs
     gap = LANE_GAP * float(instance.procs.max())
     base = np.concatenate([[0.0], np.cumsum(instance.procs[:-1] + gap)])
     end = schedule.start + instance.runtime
     polys, owners = [], []
+    drawn = 0
     for k in range(n_orgs):
         rows = np.flatnonzero(schedule.cluster == k)
         rows = rows[np.argsort(schedule.start[rows], kind="stable")][:MAX_GANTT_JOBS]
+        drawn += rows.size
         if rows.size == 0:
             continue
         frame = pd.DataFrame({"start": schedule.start[rows], "end": end[rows], "procs": instance.width[rows]})
@@ -138,7 +187,9 @@ def gantt_figure(instance: MospInstance, schedule: MospSchedule, *, title: str =
         handles = [ax.bar(0, 0, color=colours[k], label=f"org {k}") for k in range(n_orgs)]
         ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.005, 1.0), title="owner",
                   title_fontsize=7, ncols=1 + n_orgs // 11)
-    ax.set_title(title, fontsize=10)
+    shown = "" if drawn == instance.n_jobs else (f" — {drawn:,} of {instance.n_jobs:,} jobs drawn (the first "
+                                                 f"{MAX_GANTT_JOBS:,} by start time on each cluster)")
+    ax.set_title(f"{title}{shown}", fontsize=10)
     return fig
 
 

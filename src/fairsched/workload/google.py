@@ -32,6 +32,12 @@ Rules
 * A task *finished* when its last state event (SCHEDULE, EVICT, FAIL, FINISH, KILL or LOST) is a FINISH; its
   duration is that FINISH time minus its last SCHEDULE time (an earlier run that was evicted does not count) and it
   ran on the machine of that SCHEDULE.
+* Production class (§VII: "jobs with at most 200 number of tasks which are about 99% of all the jobs in the
+  production class"), only with ``min_priority`` > 0: a job is kept only if its priority (the largest on any event
+  of its tasks) is at least ``min_priority``; `PRODUCTION_PRIORITY` = 9, since "9, 10, and 11 are production
+  priorities" (google/cluster-data, ClusterData2011_2.md). Off by default: the paper also says its jobs have "9
+  different values of job priorities", which a production-only set (3 values at most) cannot have; the effect of
+  the filter is measured in docs/replication/networking20.md.
 * A job is kept when it has at most `max_tasks` tasks (distinct task indices, before merging), every task finished,
   no task was scheduled at time 0 (it started before the window: its duration is unknown) and job_events has a
   SUBMIT for it. Its arrival is its first SUBMIT time (0 when submitted before the window). Otherwise the job is
@@ -76,6 +82,7 @@ from fairsched.openshop.instance import OpenShopInstance
 __all__ = [
     "DROP_REASONS",
     "JOB_EVENT_COLUMNS",
+    "PRODUCTION_PRIORITY",
     "SKIP_REASONS",
     "TASK_EVENT_COLUMNS",
     "GoogleReport",
@@ -94,6 +101,7 @@ SUBMIT, SCHEDULE, EVICT, FAIL, FINISH, KILL, LOST, UPDATE_PENDING, UPDATE_RUNNIN
 _MICROSECONDS = 1_000_000
 
 # GoogleReport.dropped_jobs keys, in the order they are tried (a job is counted under the first that applies).
+DROP_BELOW_PRIORITY = "priority below min_priority (not the production class)"
 DROP_TOO_MANY_TASKS = "more than max_tasks tasks"
 DROP_NEVER_SCHEDULED = "a task never scheduled"
 DROP_RUNNING = "a task still running at the end of the slice"
@@ -105,9 +113,11 @@ DROP_NO_SCHEDULE = "a task finished without a SCHEDULE event"
 DROP_STARTED_BEFORE = "a task started before the trace window (duration unknown)"
 DROP_NO_SUBMIT = "no SUBMIT event in job_events (arrival unknown)"
 DROP_NO_TASKS = "no task events in the slice"
-DROP_REASONS: tuple[str, ...] = (DROP_TOO_MANY_TASKS, DROP_NEVER_SCHEDULED, DROP_RUNNING, DROP_EVICTED, DROP_FAILED,
+DROP_REASONS: tuple[str, ...] = (DROP_BELOW_PRIORITY,
+                                 DROP_TOO_MANY_TASKS, DROP_NEVER_SCHEDULED, DROP_RUNNING, DROP_EVICTED, DROP_FAILED,
                                  DROP_KILLED, DROP_LOST, DROP_NO_SCHEDULE, DROP_STARTED_BEFORE, DROP_NO_SUBMIT,
                                  DROP_NO_TASKS)
+PRODUCTION_PRIORITY = 9  # "9, 10, and 11 are production priorities" (ClusterData2011_2.md)
 _KEEP = len(DROP_REASONS)  # the "reason" code of a kept task or job: larger than every real reason
 # Last state event of a task -> its reason code (FINISH is refined afterwards).
 _LAST_EVENT_REASON = {-1: DROP_NEVER_SCHEDULED, SCHEDULE: DROP_RUNNING, EVICT: DROP_EVICTED, FAIL: DROP_FAILED,
@@ -190,7 +200,7 @@ class GoogleReport:
 
 def read_google(directory: str | Path, *, machines: int = 200, max_tasks: int = 200, seed: int = 0,
                 skip_bad_records: bool = False, parts: Sequence[int] | None = None,
-                time_unit_s: float = 1.0) -> tuple[OpenShopInstance, GoogleReport]:
+                time_unit_s: float = 1.0, min_priority: int = 0) -> tuple[OpenShopInstance, GoogleReport]:
     """Read the task_events and job_events parts of a clusterdata-2011-2 directory into an `OpenShopInstance`.
 
     Implements the data preparation of Networking'20 §VII (jobs of at most 200 tasks on 200 randomly mapped
@@ -205,6 +215,8 @@ def read_google(directory: str | Path, *, machines: int = 200, max_tasks: int = 
     skip_bad_records : drop malformed rows and count them instead of raising on the first one.
     parts : part numbers to read from both tables (each must exist); None = every part present.
     time_unit_s : seconds per integer time unit of the instance (> 0; durations and arrivals are rounded up).
+    min_priority : keep only jobs whose trace priority is at least this (0 = every job; `PRODUCTION_PRIORITY` = the
+        production class of §VII).
 
     Returns
     -------
@@ -223,13 +235,15 @@ def read_google(directory: str | Path, *, machines: int = 200, max_tasks: int = 
     O(E log E) for E task events (two sorts); memory a few arrays of E int64.
     """
     _check_options(machines, max_tasks, time_unit_s)
+    if int(min_priority) != min_priority or not 0 <= min_priority <= 11:
+        raise ConfigError(f"min_priority: expected a trace priority 0..11 (9 = production), got {min_priority!r}")
     problems = _Problems(skip_bad_records)
     part_numbers, task_paths, job_paths = _part_files(Path(directory), parts)
     tasks, n_task_rows = _read_table(task_paths, _TASK_TABLE, problems)
     jobs, n_job_rows = _read_table(job_paths, _JOB_TABLE, problems)
     outcome = _task_outcomes(tasks)
     instance, counts = _build(outcome, jobs, machines=machines, max_tasks=max_tasks, seed=seed,
-                              unit_us=time_unit_s * _MICROSECONDS)
+                              unit_us=time_unit_s * _MICROSECONDS, min_priority=int(min_priority))
     report = GoogleReport(time_unit_s=float(time_unit_s), parts=part_numbers, n_task_events=n_task_rows,
                           n_job_events=n_job_rows, skipped=dict(problems.skipped),
                           first_problems=tuple(problems.first), **counts)
@@ -424,11 +438,12 @@ def _last_in_group(group: np.ndarray, mask: np.ndarray, n_groups: int) -> np.nda
 
 
 def _build(outcome: _TaskOutcome, job_events: dict[str, np.ndarray], *, machines: int, max_tasks: int, seed: int,
-           unit_us: float) -> tuple[OpenShopInstance, dict]:
+           unit_us: float, min_priority: int = 0) -> tuple[OpenShopInstance, dict]:
     """Apply the job rules, map machines, merge tasks and assemble the instance and the report counts."""
     jobs, first_task, n_tasks = np.unique(outcome.job, return_index=True, return_counts=True)
     reason = np.minimum.reduceat(outcome.reason, first_task) if jobs.size else np.zeros(0, np.int64)
     reason[n_tasks > max_tasks] = DROP_REASONS.index(DROP_TOO_MANY_TASKS)
+    reason[outcome.job_priority.reindex(jobs).to_numpy() < min_priority] = DROP_REASONS.index(DROP_BELOW_PRIORITY)
     submitted = job_events["event_type"] == SUBMIT
     submit = pd.Series(job_events["time"][submitted]).groupby(job_events["job_id"][submitted]).min()
     arrival_us = submit.reindex(jobs).to_numpy()

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
+from fairsched.errors import ConfigError
 from fairsched.online.policies._machine_order import random_machine_order
 from fairsched.online.policies._ordering import fill_in_order
 from fairsched.online.policies._registry import register
@@ -45,6 +47,17 @@ class DirectContr:
     (`random_machine_order`); each takes the head (earliest released) job of the waiting organization
     with the largest phi - psi (Algorithm 1, lines 17–21).
 
+    Parameters
+    ----------
+    update : how lines 15–16 of Algorithm 1 credit the utility of the units executed since the previous event
+        (issue #12, hypothesis 2):
+        - "corrected" (default): to psi of the job's owner and phi of the machine's owner (issue #2);
+        - "printed": as printed, to phi of the job's owner and psi of the machine's owner. Lines 7–8 and 13–14
+          (the units finished before the interval) stay as printed, so over each interval (t_prev, t] the lag
+          phi - psi of u moves by 2 (X_u - Y_u) away from the corrected one, X_u (Y_u) being the value at t of
+          the units executed in the interval by u's jobs (on u's machines). The policy sees only decision
+          points, so t_prev is the previous decision (see Deviations).
+
     Sees: waiting counts, psi and phi, free machine ids. Never: processing times.
 
     Tie-breaks and rules
@@ -65,6 +78,10 @@ class DirectContr:
       only its first n_to_start entries, and only when a decision is needed. The assignment has the same
       distribution (busy machines are skipped by lines 17–18), but the random stream differs from a
       literal transcription.
+    - ``update="printed"``: Algorithm 1 runs Schedule at every event, the engine calls the policy only at
+      decision points; X_u and Y_u are taken over the interval between two decisions (exact when every event
+      in between is a decision, as under contention; otherwise the cross terms of the skipped events are
+      credited as lines 15–16 print them, not as lines 7–8 would).
 
     Complexity: O(m) per decision for the free machine ids, O(k log k) for the ordering.
 
@@ -80,13 +97,35 @@ class DirectContr:
     [[1, 0], [2, 0], [4, 1], [3, 2]]
     """
 
+    update: Literal["corrected", "printed"] = "corrected"
+
     def reset(self, info: ScenarioInfo, rng: np.random.Generator) -> None:
+        if self.update not in ("corrected", "printed"):
+            raise ConfigError(f"update={self.update!r}; expected 'corrected' or 'printed'")
         self.rng_ = rng
+        self.swapped_ = [0] * info.n_orgs  # printed: Σ over intervals of (X_u - Y_u), Python ints (no overflow)
+        self.last_: tuple[int, list[int], list[int], list[int], list[int]] | None = None
 
     def decide(self, view: OnlineView) -> Assignment:
         n_to_start = view.n_to_start
         machines = random_machine_order(view.free_machines(), n_to_start, self.rng_)
         # phi - psi is exact in int64: both lie in [0, 2**62) (the engine refuses larger scenarios)
         lag = (view.psi_by_machine_owner - view.psi).tolist()
+        if self.update == "printed":
+            lag = self._printed_lag(view, lag)
         waiting = view.waiting.tolist()
         return Assignment(orgs=fill_in_order(largest_lag_first(lag, waiting), waiting, n_to_start), machines=machines)
+
+    def _printed_lag(self, view: OnlineView, lag: list[int]) -> list[int]:
+        """phi - psi with lines 15–16 as printed: the interval's new units credited to the swapped accounts."""
+        psi, work = view.psi.tolist(), view.work_done.tolist()
+        phi, work_m = view.psi_by_machine_owner.tolist(), view.work_by_machine_owner.tolist()
+        if self.last_ is not None:
+            t_prev, psi0, work0, phi0, work_m0 = self.last_
+            delta = view.now - t_prev
+            for u in range(len(lag)):
+                new_by_job = psi[u] - psi0[u] - delta * work0[u]          # X_u: lines 13 + 15 of u's jobs
+                new_on_machine = phi[u] - phi0[u] - delta * work_m0[u]    # Y_u: lines 14 + 16 on u's machines
+                self.swapped_[u] += new_by_job - new_on_machine
+        self.last_ = (view.now, psi, work, phi, work_m)
+        return [lag[u] + 2 * self.swapped_[u] for u in range(len(lag))]

@@ -42,6 +42,12 @@ class Rand(ReplayDecisions):
     ----------
     n_orderings : N, orderings drawn (the paper uses 15 and 75).
     select : "lookahead" (default) or "literal", as for `Ref`.
+    estimator : how φ is formed from the sampled coalitions (issue #12, hypothesis 6):
+        - "orderings" (default): φ_u = (1/N) Σ over the N orderings of v(B ∪ {u}) − v(B), B the organizations
+          before u in that ordering — the permutation-sampling estimate of the Shapley value;
+        - "printed": SPAA'13 Alg. 3 lines 35–37 as printed: Subs is the *set* of every prefix B kept by line 9
+          (all orderings, all positions, duplicates merged), and φ_u = (1/N) Σ over B ∈ Subs with u ∉ B of
+          v(B ∪ {u}) − v(B); the number of terms per organization varies, so Σ_u φ_u ≠ v(grand) in general.
 
     Sees: the jobs table with processing times (clairvoyant: the kept coalitions are simulated). Randomness:
     one ``rng.permuted`` call at reset. Complexity: O(N·k) per contended decision plus the simulation of at
@@ -69,11 +75,16 @@ class Rand(ReplayDecisions):
 
     n_orderings: int = 15
     select: Literal["lookahead", "literal"] = "lookahead"
+    estimator: Literal["orderings", "printed"] = "orderings"
 
     def terms(self, k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(organization u, coalition B before u, weight) of every sampled marginal contribution."""
         before = prefix_coalitions(sample_permutations(k, self.n_orderings, rng, antithetic=self._antithetic))
         n = before.shape[0]
+        if self.estimator == "printed":
+            return printed_terms(k, before, n)
+        if self.estimator != "orderings":
+            raise ConfigError(f"estimator={self.estimator!r}; expected 'orderings' or 'printed'")
         return np.tile(np.arange(k, dtype=np.int64), n), before.ravel(), np.full(n * k, 1.0 / n)
 
     _antithetic = False
@@ -85,6 +96,23 @@ class Rand(ReplayDecisions):
                                         sampled_coalitions(info.n_orgs, org, before, weight), select=self.select,
                                         horizon=info.horizon)
         self.next_decision_ = 0
+
+
+def printed_terms(k: int, before: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """SPAA'13 Alg. 3 lines 35–37 as printed: every distinct kept prefix B ∌ u, for every u, with weight 1/N.
+
+    >>> org, before, weight = printed_terms(2, np.array([[0, 1], [0, 1]]), 2)  # N = 2, both orderings (0, 1)
+    >>> org.tolist(), before.tolist(), weight.tolist()  # Subs = {∅, {0}}: u = 0 gets ∅; u = 1 gets ∅ and {0}
+    ([0, 1, 1], [0, 0, 1], [0.5, 0.5, 0.5])
+    """
+    subs = np.unique(np.asarray(before, dtype=np.int64))
+    orgs, befores = [], []
+    for u in range(k):
+        mine = subs[((subs >> u) & 1) == 0]
+        orgs.append(np.full(mine.size, u, dtype=np.int64))
+        befores.append(mine)
+    org = np.concatenate(orgs)
+    return org, np.concatenate(befores), np.full(org.size, 1.0 / n)
 
 
 @register("rand-antithetic", tags=Tags(clairvoyant=True, randomized=True, greedy=True))

@@ -41,3 +41,7 @@ class UtFairShare(FairShare):
     def usage(self, view: OnlineView) -> np.ndarray:
         """What the policy balances against the shares: the utility psi_sp at now."""
         return view.psi
+
+    def projected_usage(self, view: OnlineView) -> np.ndarray:
+        """psi_sp at now + 1 if no job started now: every finished unit gains 1, every running job adds 1."""
+        return view.psi + view.work_done + view.running

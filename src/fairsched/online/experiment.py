@@ -17,27 +17,41 @@ The papers' reference is REF, the exact exponential algorithm (SPAA'13 Alg. 1, l
 default reference when k <= ``ref_max_orgs`` (12); beyond that REF's 2**k coalitions are too costly and the default
 is DIRECTCONTR, the heuristic closest to REF in PPAM'13 Tables 1–2.
 
-The library never prints or writes files: `fairsched.report` renders and writes a `CompareResult`.
+The library never prints or writes files: `fairsched.report.online` renders and writes a `CompareResult`.
+
+The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched compare`` by their flags'
+names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row per policy) and ``write(out_dir)`` (the
+files of ``--out``). `CompareConfig` is the full set of knobs (``validate``, ``ref_max_orgs``), used by the
+replications and by `compare_scenario` on hand-made scenarios.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from fairsched._contract import (
+    ExperimentConfig,
+    ProgressCallback,
+    check_bool,
+    check_int,
+    check_names,
+    check_number,
+    check_path,
+    rows_frame,
+)
 from fairsched.errors import ConfigError
 from fairsched.online import metrics
 from fairsched.online.engine import OnlineResult, simulate
 from fairsched.online.metrics import FairnessComparison
 from fairsched.online.policies import get_policy
-from fairsched.scenario import DEFAULT_ZIPF_S, Scenario, build_scenario, describe
-from fairsched.validate import validate_online_schedule
+from fairsched.online.validate import validate_online_schedule
+from fairsched.scenario import DEFAULT_ZIPF_S, ORG_ID_COLUMNS, Scenario, build_scenario, describe
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.swf import read_swf
@@ -52,8 +66,6 @@ FALLBACK_REFERENCE = "directcontr"
 # Short names accepted wherever a policy is named (CLI flags, CompareConfig); the registry holds the full names.
 POLICY_ALIASES: dict[str, str] = {"rr": "roundrobin"}
 
-ProgressCallback = Callable[[str, int, int], None]
-"""Called as ``progress(description, steps_done, steps_total)`` before each step of `run_compare`."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +97,7 @@ class CompareConfig:
     ref_max_orgs : largest k for which REF is the default reference.
     seed : one seed for the scenario (organizations, machine split) and for every policy's random draws.
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
-    validate : check every schedule with `fairsched.validate.validate_online_schedule`.
+    validate : check every schedule with `fairsched.online.validate.validate_online_schedule`.
     """
 
     trace: Path | None = None
@@ -104,6 +116,84 @@ class CompareConfig:
     seed: int = 0
     skip_bad_records: bool = False
     validate: bool = True
+
+
+@dataclass(frozen=True)
+class Config(ExperimentConfig):
+    """The options of ``fairsched compare``, by their flags' names, with the CLI's defaults (docs/usage.md).
+
+    The fields mean what `CompareConfig`'s fields of the same names mean; ``--seed`` is `run`'s argument.
+    Checked on construction: a wrong value is a one-line `ConfigError` naming the flag, an unknown policy an
+    `UnknownPolicyError` listing the registered ones.
+    """
+
+    MODEL = "compare"
+    PATH_FIELDS = ("trace", "org_map")
+
+    trace: Path | None = None
+    orgs: int = 5
+    orgs_by: str = "user"
+    org_map: Path | None = None
+    machines: int | None = None
+    split: str | None = None
+    zipf_s: float = DEFAULT_ZIPF_S
+    window_start: float | None = None
+    window_length: float | None = None
+    release_scale: float = 1.0
+    policies: tuple[str, ...] = DEFAULT_POLICIES
+    reference: str | None = None
+    skip_bad_records: bool = False
+
+    def __post_init__(self) -> None:
+        check_path(self.trace, "trace")
+        check_path(self.org_map, "org_map")
+        check_int(self.orgs, "orgs")
+        if self.orgs_by not in ORG_ID_COLUMNS:
+            raise ConfigError(f"--orgs-by {self.orgs_by!r}: choose one of {', '.join(ORG_ID_COLUMNS)}")
+        check_int(self.machines, "machines", optional=True)
+        if self.split is not None and not isinstance(self.split, str):
+            raise ConfigError(f"--split {self.split!r}: expected even, uniform, zipf or a comma-separated list of "
+                              "counts")
+        check_number(self.zipf_s, "zipf_s")
+        check_number(self.window_start, "window_start", optional=True)
+        check_number(self.window_length, "window_length", optional=True)
+        check_number(self.release_scale, "release_scale")
+        check_names(self.policies, "policies")
+        check_bool(self.skip_bad_records, "skip_bad_records")
+        _check_config(self)  # the same checks and words as run_compare's
+        policy_order(self.policies, self.reference or self.policies[0])  # unknown names fail here
+
+    def compare_config(self, seed: int) -> CompareConfig:
+        """The `CompareConfig` that runs these options with `seed` (defaults for the knobs the CLI lacks)."""
+        return CompareConfig(**{f.name: getattr(self, f.name) for f in fields(self)}, seed=seed)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A ``compare`` run under the model contract: the `CompareResult`, tidy rows, and the ``--out`` files."""
+
+    config: Config
+    seed: int
+    compare: CompareResult
+
+    def rows(self) -> pd.DataFrame:
+        """One row per policy (report order): the config's columns, ``policy``, then ``summary.csv``'s metrics
+        (``is_reference``, ``delta_psi``, ``p_tot``, ``delta_psi_over_ptot``, ``max_abs_org_deviation``,
+        ``mean_wait``, ``utilization``, ``jobs_started``, ``t_end``); no timings."""
+        from fairsched.report.online import summary_frame
+
+        return rows_frame(self.config, summary_frame(self.compare).to_dict("records"))
+
+    def write(self, out_dir: str | Path) -> dict[str, Path]:
+        """Write what ``fairsched compare --out DIR`` writes (`fairsched.report.online.write_compare_outputs`)."""
+        from fairsched.report.online import write_compare_outputs
+
+        return write_compare_outputs(self.compare, out_dir)
+
+
+def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
+    """Run ``fairsched compare`` with `config` and `seed` (`run_compare`, module docstring steps 1–6)."""
+    return Result(config=config, seed=seed, compare=run_compare(config.compare_config(seed), progress=progress))
 
 
 @dataclass(frozen=True)

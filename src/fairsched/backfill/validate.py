@@ -1,0 +1,389 @@
+"""Independent checks of backfilling schedules against their jobs; they never use the engine.
+
+Backfilling schedules (JSSPP'05 §4; event semantics of ../shared/oracles/pyss/README.md §1–§5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from fairsched._validation import (
+    DEFAULT_MAX_MESSAGES,
+    SHOWN_IN_ERROR,
+    Findings,
+    argsort_stable,
+    record_of_job,
+    violations,
+)
+from fairsched.errors import ConfigError
+
+if TYPE_CHECKING:  # the validator needs only the jobs' arrays
+    from fairsched.backfill.jobs import BackfillJobs
+
+#
+# A backfilling schedule has one row per rigid parallel job: it runs once on `procs` of the cluster's P
+# processors during [start, end), with end = start + run. What the schedule and the policy let us check:
+#
+# * every policy: each job exactly once, with the jobs' submit time and processors; start >= submit;
+#   end = start + run; at every instant the running jobs use at most P processors;
+# * none, no-guarantee, EASY (each pass starts with the FCFS step, and passes run only after submissions and
+#   terminations): every start is at a submission or end time, and after the last event at each event time t
+#   the head of the queue (the best-ranked job waiting at t) does not fit in the processors free at t;
+#   no-guarantee: no waiting job fits;
+# * none with FCFS: starts are non-decreasing in queue (submission) order; none with SJF/LXF: no job starts at
+#   t while a job submitted before t, ranked before it at t, waits;
+# * EASY with FCFS: each job starts no later than the shadow time it gets on becoming the queue head
+#   (EASY's guarantee: backfilling never delays the head's reservation, computed from requested times). The
+#   shadow time is computed from the state after the last event at that time h, so a job backfilled at h itself
+#   counts as running: the schedule cannot say whether it started before or after the head changed;
+# * conservative: the generic checks only (its guarantees refer to reservations the schedule does not show).
+#
+# At an event time t the state after the last event is: running = {start <= t < end}, waiting =
+# {submit <= t < start}; an ended job's processors are free at its end (its termination has been processed).
+
+BACKFILL_SCHEDULE_COLUMNS = ("job", "submit", "start", "end", "procs")
+# Restated from fairsched.backfill.policies so that the validator does not import the engine it checks.
+BACKFILL_ORDERS = ("fcfs", "sjf", "lxf")
+BACKFILL_RULES = ("none", "no-guarantee", "easy", "conservative")
+
+
+def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
+                            backfill: str = "easy", max_messages: int | None = DEFAULT_MAX_MESSAGES) -> list[str]:
+    """Every rule of the backfilling model and policy that `schedule` breaks, as sentences (empty: valid).
+
+    Implements the checks listed above (JSSPP'05 §4 model; pyss README semantics).
+
+    Parameters
+    ----------
+    schedule : DataFrame with columns ``job, submit, start, end, procs`` (more are ignored), one row per job.
+    jobs : the `fairsched.backfill.jobs.BackfillJobs` the schedule claims to solve (run times, requested
+        times, processors, P).
+    order, backfill : the policy that produced it (``fcfs|sjf|lxf`` × ``none|no-guarantee|easy|conservative``).
+    max_messages : at most this many sentences per kind of violation (None = all).
+
+    Complexity: O(n log n) for the generic checks; the queue checks sweep the event times, O(events × queue)
+    (O(events) for FCFS); the EASY check is O(n × running log running).
+
+    Examples
+    --------
+    >>> from fairsched.backfill.jobs import BackfillJobs
+    >>> jobs = BackfillJobs.from_arrays([0, 0, 1, 5], [5, 100, 10, 5], [2, 2, 4, 2], [10, 100, 10, 5],
+    ...                                 n_processors=6)
+    >>> rows = pd.DataFrame({"job": [1, 2, 3, 4], "submit": [0, 0, 1, 5], "start": [0, 0, 10, 5],
+    ...                      "end": [5, 100, 20, 10], "procs": [2, 2, 4, 2]})
+    >>> check_backfill_schedule(rows, jobs, backfill="easy")
+    []
+    >>> check_backfill_schedule(rows, jobs, backfill="none")  # doctest: +ELLIPSIS
+    ['job 4 (row 3) starts at t=5 before job 3 (row 2), earlier in queue order, which starts at t=10: ...']
+    """
+    if order not in BACKFILL_ORDERS or backfill not in BACKFILL_RULES:
+        raise ConfigError(f"order={order!r}, backfill={backfill!r}: expected an order in {BACKFILL_ORDERS} and a "
+                          f"backfilling rule in {BACKFILL_RULES}")
+    findings = Findings(max_messages)
+    rows = _backfill_rows(schedule, jobs, findings)
+    if rows is None:
+        return findings.messages
+    _check_backfill_capacity(rows, jobs.n_processors, findings)
+    if backfill != "conservative":
+        _check_queue_rules(rows, jobs, order, backfill, findings)
+    if backfill == "none" and order == "fcfs":
+        _check_fcfs_starts(rows, findings)
+    if backfill == "easy" and order == "fcfs":
+        _check_easy_reservations(rows, jobs, findings)
+    return findings.messages
+
+
+def validate_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
+                               backfill: str = "easy") -> None:
+    """Raise `InvalidScheduleError` listing the first violations; silent if valid (`check_backfill_schedule`)."""
+    messages = check_backfill_schedule(schedule, jobs, order=order, backfill=backfill, max_messages=SHOWN_IN_ERROR)
+    if messages:
+        shown = messages[:SHOWN_IN_ERROR]
+        raise violations(f"the schedule breaks the backfilling model's rules ({order} × {backfill}); first "
+                          f"{len(shown)}", shown, "engine")
+
+
+@dataclass(frozen=True)
+class _JobRows:
+    """Schedule rows aligned with the jobs: entry i is job index i (submission order); `row` = schedule row."""
+
+    row: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    submit: np.ndarray
+    procs: np.ndarray
+    req: np.ndarray
+    job: np.ndarray
+
+
+def _backfill_rows(schedule: pd.DataFrame, jobs: BackfillJobs, findings: Findings) -> _JobRows | None:
+    """Columns, job numbers (each job once), submit/procs/end/start rules; None when later checks cannot run."""
+    missing = [c for c in BACKFILL_SCHEDULE_COLUMNS if c not in schedule.columns]
+    bad = [c for c in BACKFILL_SCHEDULE_COLUMNS if c in schedule.columns and (
+        not pd.api.types.is_integer_dtype(schedule[c].dtype) or bool(schedule[c].isna().any()))]
+    if missing or bad:
+        findings.add(1, lambda _: f"the schedule lacks column(s) {missing} or has non-integer column(s) {bad}; "
+                                  f"expected integer columns {', '.join(BACKFILL_SCHEDULE_COLUMNS)}", "")
+        return None
+    col = {c: schedule[c].to_numpy(np.int64) for c in BACKFILL_SCHEDULE_COLUMNS}
+    index = record_of_job(col["job"], jobs.job)
+    unknown = np.flatnonzero(index < 0)
+    findings.add(unknown.size, lambda i: f"row {unknown[i]}: job {col['job'][unknown[i]]} is not one of the jobs",
+                 "rows with unknown jobs")
+    known = np.flatnonzero(index >= 0)
+    counts = np.bincount(index[known], minlength=jobs.n_jobs)
+    twice, never = np.flatnonzero(counts > 1), np.flatnonzero(counts == 0)
+    findings.add(twice.size, lambda i: f"job {jobs.job[twice[i]]} appears {counts[twice[i]]} times; each job runs "
+                                       "exactly once", "jobs run more than once")
+    findings.add(never.size, lambda i: f"job {jobs.job[never[i]]} (submitted at t={jobs.submit[never[i]]}) never "
+                                       "runs; every job must run", "jobs missing")
+    row = np.full(jobs.n_jobs, -1, dtype=np.int64)
+    row[index[known][::-1]] = known[::-1]  # first row of each job
+    if never.size:
+        return None
+    _check_backfill_fields(col, row, jobs, findings)
+    return _JobRows(row=row, start=col["start"][row], end=col["end"][row], submit=jobs.submit, procs=jobs.procs,
+                    req=jobs.requested, job=jobs.job)
+
+
+def _check_backfill_fields(col: dict[str, np.ndarray], row: np.ndarray, jobs: BackfillJobs,
+                           findings: Findings) -> None:
+    start, end = col["start"][row], col["end"][row]
+    rules = [
+        (col["submit"][row] != jobs.submit, lambda i: f"is listed as submitted at t={col['submit'][row[i]]}, but "
+                                                      f"the job is submitted at t={jobs.submit[i]}", "wrong submits"),
+        (col["procs"][row] != jobs.procs, lambda i: f"is listed on {col['procs'][row[i]]} processors, but the job "
+                                                    f"needs {jobs.procs[i]}", "wrong processor counts"),
+        (end != start + jobs.run, lambda i: f"ends at t={end[i]}; expected start + run time = {start[i]} + "
+                                            f"{jobs.run[i]} = {start[i] + jobs.run[i]}", "wrong end times"),
+        (start < jobs.submit, lambda i: f"starts at t={start[i]}, before its submission at t={jobs.submit[i]}",
+         "starts before submission"),
+    ]
+    for broken, words, what in rules:
+        bad = np.flatnonzero(broken)
+        findings.add(bad.size, lambda i, bad=bad, words=words: f"job {jobs.job[bad[i]]} (row {row[bad[i]]}) "
+                                                               f"{words(bad[i])}", what)
+
+
+def _check_backfill_capacity(rows: _JobRows, n_processors: int, findings: Findings) -> None:
+    """At every instant the jobs running ([start, end)) use at most P processors: a sweep over start and end
+    times, reading the usage after all the changes at each time (so a job ending at t frees its processors
+    for a job starting at t)."""
+    times = np.concatenate((rows.end, rows.start))
+    delta = np.concatenate((-rows.procs, rows.procs))
+    order = np.argsort(times, kind="stable")
+    used = np.cumsum(delta[order])
+    last_at_time = np.append(times[order][1:] != times[order][:-1], True)
+    over = np.flatnonzero(last_at_time & (used > n_processors))
+    t_over, u_over = times[order][over], used[over]
+
+    def describe(i: int) -> str:
+        t = t_over[i]
+        running = np.flatnonzero((rows.start <= t) & (rows.end > t))
+        return (f"at t={t} the running jobs use {u_over[i]} processors, more than the machine's {n_processors} "
+                f"(jobs {rows.job[running][:8].tolist()}{'...' if running.size > 8 else ''})")
+
+    findings.add(over.size, describe, "instants over capacity")
+
+
+def _check_fcfs_starts(rows: _JobRows, findings: Findings) -> None:
+    """No backfilling, FCFS: start times never decrease in submission order (pyss README §3)."""
+    bad = np.flatnonzero(rows.start[1:] < rows.start[:-1])
+    findings.add(bad.size, lambda i: f"job {rows.job[bad[i] + 1]} (row {rows.row[bad[i] + 1]}) starts at "
+                                     f"t={rows.start[bad[i] + 1]} before job {rows.job[bad[i]]} (row "
+                                     f"{rows.row[bad[i]]}), earlier in queue order, which starts at "
+                                     f"t={rows.start[bad[i]]}: without backfilling only the head may start",
+                 "queue-order inversions")
+
+
+def _check_queue_rules(rows: _JobRows, jobs: BackfillJobs, order: str, backfill: str, findings: Findings) -> None:
+    """Starts at event times; the head (no-guarantee: any waiting job) never fits after the last pass at an
+    event time; without backfilling, no start ahead of a better-ranked job that waited before."""
+    events = np.union1d(rows.submit, rows.end)
+    off = np.flatnonzero(~np.isin(rows.start, events))
+    findings.add(off.size, lambda i: f"job {rows.job[off[i]]} (row {rows.row[off[i]]}) starts at t={rows.start[off[i]]}"
+                                     ", where no job is submitted or ends: passes run only after those events",
+                 "starts between events")
+    by_start = argsort_stable(rows.start)
+    by_end = argsort_stable(rows.end)
+    limit = events.size if findings.limit is None else findings.limit
+    n_fit, fit_t, fit_j, n_jump, jump_t, jump_j, jump_k = _queue_sweep_kernel(
+        events, rows.submit, rows.start, rows.end, rows.procs, rows.req, by_start, by_end, jobs.n_processors,
+        BACKFILL_ORDERS.index(order), backfill == "no-guarantee", backfill == "none" and order != "fcfs", limit)
+    what = "a waiting job" if backfill == "no-guarantee" else f"the queue head ({order})"
+    findings.add(int(n_fit), lambda i: f"at t={fit_t[i]} {what}, job {rows.job[fit_j[i]]} (row {rows.row[fit_j[i]]}, "
+                                       f"{rows.procs[fit_j[i]]} processors), waits though it fits in the free "
+                                       "processors after the last event at t", "idle fits")
+    findings.add(int(n_jump), lambda i: f"at t={jump_t[i]} job {rows.job[jump_j[i]]} (row {rows.row[jump_j[i]]}) "
+                                        f"starts while job {rows.job[jump_k[i]]}, ranked before it ({order}) and "
+                                        "waiting since before t, does not: without backfilling only the head "
+                                        "may start", "starts ahead of the head")
+
+
+@njit(cache=True)
+def _ranks_before(a, b, t, order, submit, req):  # pragma: no cover - jit
+    """Queue order at time t: 0 FCFS (index), 1 SJF (requested, index), 2 LXF (expansion factor, exact)."""
+    if order == 1 and req[a] != req[b]:
+        return req[a] < req[b]
+    if order == 2:
+        lhs = (t - submit[a]) * req[b]
+        rhs = (t - submit[b]) * req[a]
+        if lhs != rhs:
+            return lhs > rhs
+    return a < b
+
+
+_N_WAIT, _I_SUB, _I_START, _I_END, _USED, _HEAD = range(6)  # cursor fields of the queue sweep
+
+
+@njit(cache=True)
+def _advance_queue_sweep(t, cur, waiting, slot, began, submit, start, end, procs, by_start, by_end):
+    """Bring the sweep to the state after the last event at t: add submissions (jobs still waiting at t),
+    remove starts (recording in `began` those at t), subtract ends. Returns how many jobs began at t."""
+    n = submit.size
+    while cur[_I_SUB] < n and submit[cur[_I_SUB]] <= t:
+        j = cur[_I_SUB]
+        if start[j] > t:
+            slot[j] = cur[_N_WAIT]
+            waiting[cur[_N_WAIT]] = j
+            cur[_N_WAIT] += 1
+        cur[_I_SUB] += 1
+    n_began = 0
+    while cur[_I_START] < n and start[by_start[cur[_I_START]]] <= t:
+        j = by_start[cur[_I_START]]
+        cur[_USED] += procs[j]
+        if slot[j] >= 0:  # swap-remove from the waiting set
+            last = waiting[cur[_N_WAIT] - 1]
+            waiting[slot[j]] = last
+            slot[last] = slot[j]
+            slot[j] = -1
+            cur[_N_WAIT] -= 1
+        if start[j] == t:
+            began[n_began] = j
+            n_began += 1
+        cur[_I_START] += 1
+    while cur[_I_END] < n and end[by_end[cur[_I_END]]] <= t:
+        cur[_USED] -= procs[by_end[cur[_I_END]]]
+        cur[_I_END] += 1
+    return n_began
+
+
+@njit(cache=True)
+def _scan_waiting(t, cur, waiting, submit, start, procs, req, order, full_scan, need_earlier):
+    """(best-ranked waiting job, best-ranked among those waiting since before t, narrowest), -1 when none.
+
+    For FCFS without `full_scan` only the head is needed: the smallest index not started by t (monotone in t).
+    """
+    best = earlier = narrow = -1
+    if order == 0:
+        while cur[_HEAD] < submit.size and start[cur[_HEAD]] <= t:
+            cur[_HEAD] += 1
+        best = cur[_HEAD] if cur[_HEAD] < submit.size and submit[cur[_HEAD]] <= t else -1
+    if full_scan or order != 0:
+        for w in range(cur[_N_WAIT]):
+            j = waiting[w]
+            if best < 0 or _ranks_before(j, best, t, order, submit, req):
+                best = j
+            if need_earlier and submit[j] < t and (earlier < 0 or _ranks_before(j, earlier, t, order, submit, req)):
+                earlier = j
+            if narrow < 0 or procs[j] < procs[narrow]:
+                narrow = j
+    return best, earlier, narrow
+
+
+@njit(cache=True)
+def _queue_sweep_kernel(events, submit, start, end, procs, req, by_start, by_end, n_procs, order, any_fit,
+                        no_backfill, max_out):  # pragma: no cover - jit
+    """Sweep the event times; at each t after its last event: waiting = {submit <= t < start}, free = P - used.
+
+    Reports (t, job) where the best-ranked waiting job (any_fit: the narrowest) fits, and, when no_backfill,
+    (t, job j started at t, job k waiting since before t and ranked before j). Returns counts and the first
+    `max_out` of each. O(events) for FCFS without any_fit (the head is a pointer), else O(events × queue).
+    """
+    n = submit.size
+    waiting, slot, began = np.empty(n, np.int64), np.full(n, -1, np.int64), np.empty(n, np.int64)
+    cur = np.zeros(6, np.int64)
+    fit_t, fit_j = np.empty(max_out, np.int64), np.empty(max_out, np.int64)
+    jump_t, jump_j, jump_k = np.empty(max_out, np.int64), np.empty(max_out, np.int64), np.empty(max_out, np.int64)
+    n_fit = n_jump = 0
+    for t in events:
+        n_began = _advance_queue_sweep(t, cur, waiting, slot, began, submit, start, end, procs, by_start, by_end)
+        best, earlier, narrow = _scan_waiting(t, cur, waiting, submit, start, procs, req, order, any_fit, no_backfill)
+        probe = narrow if any_fit else best
+        if probe >= 0 and procs[probe] <= n_procs - cur[_USED]:
+            if n_fit < max_out:
+                fit_t[n_fit], fit_j[n_fit] = t, probe
+            n_fit += 1
+        for b in range(n_began if no_backfill and earlier >= 0 else 0):
+            if _ranks_before(earlier, began[b], t, order, submit, req):
+                if n_jump < max_out:
+                    jump_t[n_jump], jump_j[n_jump], jump_k[n_jump] = t, began[b], earlier
+                n_jump += 1
+    k, m = min(n_fit, max_out), min(n_jump, max_out)
+    return n_fit, fit_t[:k], fit_j[:k], n_jump, jump_t[:m], jump_j[:m], jump_k[:m]
+
+
+def _check_easy_reservations(rows: _JobRows, jobs: BackfillJobs, findings: Findings) -> None:
+    """EASY with FCFS: job j becomes the head at h_j = max(submit_j, max_{k<j} start_k); from the state after the
+    last event at h_j its shadow time sigma_j is computed from requested times (pyss README §4); j must start
+    by sigma_j."""
+    head_since = np.maximum(rows.submit, np.concatenate(([np.iinfo(np.int64).min], np.maximum.accumulate(
+        rows.start)[:-1])))
+    by_start = argsort_stable(rows.start)
+    limit = rows.start.size if findings.limit is None else findings.limit
+    n_late, late_j, late_h, late_sigma = _easy_reservation_kernel(
+        head_since, rows.start, rows.end, rows.procs, rows.req, by_start, jobs.n_processors, limit)
+    findings.add(int(n_late), lambda i: f"job {rows.job[late_j[i]]} (row {rows.row[late_j[i]]}) became the queue head "
+                                        f"at t={late_h[i]} with shadow time t={late_sigma[i]} but starts at "
+                                        f"t={rows.start[late_j[i]]}: EASY backfilling delayed the head's "
+                                        "reservation", "late queue heads")
+
+
+@njit(cache=True)
+def _easy_reservation_kernel(head_since, start, end, procs, req, by_start, n_procs, max_out):  # pragma: no cover
+    """For each job j with start_j > h_j (h non-decreasing in j): sigma_j from the jobs running after the last
+    event at h_j ({start <= h < end}, planned end start + req); report j when start_j > sigma_j."""
+    n = start.size
+    running = np.empty(n, np.int64)
+    n_run = i_start = n_late = 0
+    late_j, late_h, late_s = np.empty(max_out, np.int64), np.empty(max_out, np.int64), np.empty(max_out, np.int64)
+    for j in range(n):
+        h = head_since[j]
+        if start[j] <= h:
+            continue
+        while i_start < n and start[by_start[i_start]] <= h:
+            running[n_run] = by_start[i_start]
+            n_run += 1
+            i_start += 1
+        kept = 0
+        for r in range(n_run):  # drop the jobs ended by h
+            if end[running[r]] > h:
+                running[kept] = running[r]
+                kept += 1
+        n_run = kept
+        live = running[:n_run]
+        planned = start[live] + req[live]
+        order = np.argsort(planned)
+        avail = n_procs
+        for r in range(n_run):
+            avail -= procs[live[r]]
+        sigma = h
+        k = 0
+        while avail < procs[j] and k < n_run:
+            sigma = planned[order[k]]
+            while k < n_run and planned[order[k]] == sigma:
+                avail += procs[live[order[k]]]
+                k += 1
+        if start[j] > sigma:
+            if n_late < max_out:
+                late_j[n_late], late_h[n_late], late_s[n_late] = j, h, sigma
+            n_late += 1
+    m = min(n_late, max_out)
+    return n_late, late_j[:m], late_h[:m], late_s[:m]
+
+
