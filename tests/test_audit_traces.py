@@ -2,7 +2,8 @@
 
 Each trace is audited over the 20 days from its first submission, with organizations formed from ``group`` (or
 ``user`` where the log records no group) folded into 4 organizations by an org map (keys in order of first
-appearance, round robin), and a Zipf split of the shares. The exact Shapley values must satisfy efficiency to the last integer.
+appearance, round robin), and a Zipf split of the shares. The exact Shapley values must satisfy efficiency
+to the last integer.
 """
 
 from __future__ import annotations
