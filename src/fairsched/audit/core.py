@@ -107,7 +107,9 @@ ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled
 
 def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> AuditResult:
     """Audit the recorded schedule of `config.log` (module docstring; docs/audit.md for every number)."""
+    step = progress or (lambda name, done, total: None)
     workload, fmt = log.read_log(config.log, config.format, skip_bad_records=config.skip_bad_records)
+    step("read", 1, 1)
     org_by = config.org_by or log.default_org_by(fmt)
     recorded = log.recorded_jobs(workload, fmt, org_by=org_by, org_map=config.org_map, since=config.since,
                                  until=config.until)
@@ -127,11 +129,14 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     shap = game.shapley(the_game, exact_up_to=config.exact_up_to, samples=config.samples, seed=config.seed,
                         progress=progress)
     psi_star, fair_how = _fair_utilities(config, recorded, owner, ref_jobs, shap)
+    step("fair utilities", 1, 1)
     replayed = usage.replay(recorded, owner.entitled_share, config.half_life)
     times = replayed["time"].to_numpy()[::k]
     dominant, memory_capacity = fairness.dominant_shares(recorded, owner.n_cpus, times)
+    step("usage and dominant shares", 1, 1)
     fst_strict, fst_relaxed, fst_weight = fairness.fair_start_times(recorded, owner.n_cpus,
                                                                     sample=config.fst_sample, seed=config.seed)
+    step("fair start times", 1, 1)
     re_deficit = fairness.resource_equality_of(recorded, owner.n_cpus)
     job_table = _job_table(recorded, fst_strict, fst_relaxed, re_deficit)
     orgs = _org_table(recorded, owner, psi, shap, the_game, p_tot, replayed, dominant, job_table, fst_weight)
@@ -157,7 +162,8 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     meta = {"log": str(config.log), "format": fmt, "org_by": org_by,
             "org_map": None if config.org_map is None else str(config.org_map), "shares": str(config.shares),
             "since": config.since, "until": config.until, "half_life": config.half_life,
-            "exact_up_to": config.exact_up_to, "samples": config.samples, "seed": config.seed,
+            "reference": config.reference, "exact_up_to": config.exact_up_to, "samples": config.samples,
+            "fst_sample": config.fst_sample, "seed": config.seed,
             "fairsched_version": fairsched.__version__}
     return AuditResult(orgs=orgs, jobs=job_table, usage_over_time=_named(replayed, recorded),
                        dominant_over_time=_named(dominant, recorded), shapley=shap, summary=summary,

@@ -158,9 +158,7 @@ def fifo_copies(release: np.ndarray, run: np.ndarray, copies: np.ndarray, n_mach
 
     >>> s, v = fifo_copies(np.array([0, 0, 1]), np.array([3, 2, 1]), np.array([1, 1, 1]), 2, 3)
     >>> s.tolist(), v.tolist()   # job 2 starts at 2 on the machine job 1 frees
-    [0, 0, 2]
-    >>> v.tolist()
-    [6, 3, 1]
+    ([0, 0, 2], [6, 5, 1])
     """
     release, run, copies = (np.ascontiguousarray(a, dtype=np.int64) for a in (release, run, copies))
     if float(copies.sum()) * float(max(t_end, 1)) ** 2 >= 2.0**62:
