@@ -100,7 +100,7 @@ def test_http_404_is_a_clear_error(archive, tmp_path: Path) -> None:
     assert f"from {base}/l_tiny/TINY-2024-1.swf.gz: HTTP 404" in message
     assert "Download it by hand from https://www.cs.huji.ac.il/labs/parallel/workload/l_tiny/index.html" in message
     assert f"put it at {cache / 'TINY-2024-1.swf.gz'}" in message
-    assert "--traces" in message
+    assert "--trace FILE" in message and "--traces" not in message  # trace fetch has no --traces flag
     assert requests == ["/l_tiny/TINY-2024-1.swf.gz"]
     assert list(cache.iterdir()) == []
 

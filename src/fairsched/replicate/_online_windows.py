@@ -65,8 +65,8 @@ TRACES: dict[str, TraceSpec] = {
 }
 UNAVAILABLE_NOTE = ("PIK-IPLEX and SHARCNET-Whale are not available in the traces directory (not in "
                     "../shared/traces/SOURCES.md): their rows of the papers' tables are not replicated")
-REF_NOTE = ("reference: REF with the 'lookahead' tie rule (fairsched's default, issue #3 §2), not the paper's "
-            "literal rule ('ref-literal')")
+REF_NOTE = ("reference: REF with the 'lookahead' tie rule (fairsched's default, see docs/online-policies.md), not "
+            "the paper's literal rule ('ref-literal')")
 ROW_KEYS = ("paper", "table", "trace", "window_length", "split", "orgs", "machines", "policy", "mean", "std",
             "windows", "paper_mean", "paper_std")
 STAGE_WINDOWS = 21  # SeedSequence spawn key of the window start times (scenario.py uses 1-2, synthetic 11-14)

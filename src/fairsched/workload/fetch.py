@@ -162,8 +162,8 @@ def _download(url: str, out: BinaryIO, entry: TraceEntry, target: Path) -> tuple
             getattr(exc, "reason", exc))
         raise FetchError(
             f"could not download trace {entry.stem} from {url}: {reason}. Download it by hand from "
-            f"{entry.page_url()} (file {entry.file_name}) and put it at {target}, or pass --traces DIR "
-            "pointing at a directory that holds it") from exc
+            f"{entry.page_url()} (file {entry.file_name}) and put it at {target} (fetch then finds it), or "
+            "pass the downloaded file to a command with --trace FILE") from exc
     return size, digest.hexdigest()
 
 

@@ -1,0 +1,176 @@
+"""The docs cannot drift: every command shown in README.md and docs/usage.md runs, every flag of a synopsis exists.
+
+* Every ```bash block is executed line by line (continuations joined, comments dropped), in a temporary directory,
+  through the console entry point. Inputs are made small where the real one would be slow or remote: a real trace
+  (``../shared/traces/X``, ``~/.cache/fairsched/traces/X``) becomes a 60-job SWF file, the embedded workload gets a
+  short window, and ``fairsched trace fetch`` reads from a cache holding the real file (skipped without
+  ../shared/traces). ``make`` lines only check that the Makefile has the target (``make test`` runs this test).
+* Every ```python block of README.md runs, with the same substitutions.
+* Every synopsis line (``fairsched ...`` in a plain fenced block) names a command that exists, and each of its
+  ``--flags`` is an option of that command.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import TRACES_DIR, run_main
+from tests.test_byte_identical import small_swf
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = (ROOT / "README.md", ROOT / "docs" / "usage.md")
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
+_TRACE_PATH = re.compile(r"(?:\.\./shared/traces|~/\.cache/fairsched/traces)/[\w.-]+")
+SYNTHETIC_WINDOW = ["--window-length", "100000"]  # the embedded workload spans ~2.6e6 s; 1e5 s keeps it quick
+
+
+def fenced_blocks(path: Path) -> Iterator[tuple[str, str, int]]:
+    """(language, text, line number) of every fenced block of a Markdown file."""
+    text = path.read_text(encoding="utf-8")
+    for match in _FENCE.finditer(text):
+        yield match.group(1), match.group(2), text.count("\n", 0, match.start()) + 1
+
+
+def command_lines(block: str) -> list[str]:
+    """The shell lines of a block: backslash continuations joined, comments and blank lines dropped."""
+    joined = block.replace("\\\n", " ")
+    lines = [re.sub(r"(^|\s)#.*$", "", line).strip() for line in joined.splitlines()]
+    return [line for line in lines if line]
+
+
+def documented(kind: str) -> list[tuple[str, str]]:
+    """(``FILE:LINE``, text) of the bash command lines, python blocks or synopsis lines of the docs."""
+    found = []
+    for path in DOCS:
+        for language, block, line in fenced_blocks(path):
+            where = f"{path.name}:{line}"
+            if kind == "bash" and language == "bash":
+                found.extend((where, command) for command in command_lines(block))
+            elif kind == "python" and language == "python" and path.name == "README.md":
+                found.append((where, block))
+            elif kind == "synopsis" and language in ("", "text"):
+                found.extend((where, command) for command in command_lines(block) if command.startswith("fairsched "))
+    return found
+
+
+def test_the_docs_show_commands() -> None:
+    assert len(documented("bash")) >= 8
+    assert len(documented("synopsis")) >= 15
+    assert documented("python")
+
+
+# ------------------------------------------------------------------------------------------------ bash commands
+
+def _small_inputs(command: str, swf: Path) -> list[str]:
+    """The command's arguments (after ``fairsched``), with small inputs substituted (module docstring)."""
+    args = shlex.split(_TRACE_PATH.sub(str(swf), command))[1:]
+    if args[0] == "compare" and "--trace" not in args and "--window-length" not in args:
+        args += SYNTHETIC_WINDOW
+    return args
+
+
+@pytest.mark.parametrize(("where", "command"), documented("bash"), ids=[w for w, _ in documented("bash")])
+def test_documented_command_runs(where: str, command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    if command.startswith("make "):
+        target = command.split()[1]
+        assert re.search(rf"^{re.escape(target)}:", (ROOT / "Makefile").read_text(), re.M), command
+        return
+    assert command.startswith("fairsched "), f"{where}: not a fairsched command: {command}"
+    swf = small_swf(tmp_path / "small.swf")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    redirect = None
+    if " > " in command:
+        command, redirect = (part.strip() for part in command.split(" > "))
+    args = _small_inputs(command, swf)
+    if args[:2] == ["trace", "fetch"]:
+        args = _offline_fetch(args, tmp_path)
+    code, out, err = run_main(args, capsys)
+    assert code == 0, f"{where}: {command}\n{err}"
+    if redirect is not None:
+        (tmp_path / redirect).write_text(out)
+    if "--out" in args:
+        out_dir = tmp_path / args[args.index("--out") + 1]
+        assert (out_dir / "report.json").is_file(), f"{where}: {command} wrote no report.json"
+
+
+def _offline_fetch(args: list[str], tmp_path: Path) -> list[str]:
+    """``trace fetch NAME`` against a cache that already holds the real file: checked by sha256, not downloaded."""
+    from fairsched.workload.fetch import resolve_trace
+
+    entry = resolve_trace(args[2])
+    real = TRACES_DIR / entry.file_name
+    if not real.exists():
+        pytest.skip(f"{entry.file_name} not in {TRACES_DIR}: trace fetch would need the network")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    shutil.copyfile(real, cache / entry.file_name)
+    return [*args, "--cache-dir", str(cache)]
+
+
+# ------------------------------------------------------------------------------------------------ python blocks
+
+@pytest.mark.parametrize(("where", "block"), documented("python"), ids=[w for w, _ in documented("python")])
+def test_documented_python_runs(where: str, block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    swf = small_swf(tmp_path / "small.swf")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(_TRACE_PATH.sub(str(swf), block), where, "exec"), {"__name__": "__docs__"})
+    assert capsys.readouterr().out.strip(), f"{where}: the example prints nothing"
+
+
+# ------------------------------------------------------------------------------------------------ synopses
+
+def _command_tree() -> dict[str, set[str]]:
+    """``"replicate tpds11"`` -> its option names, for every command of the CLI."""
+    import typer.main
+
+    from fairsched.cli import app
+
+    tree: dict[str, set[str]] = {}
+
+    def walk(command: Any, path: tuple[str, ...]) -> None:  # typer's (vendored) click Command or Group
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                walk(sub, (*path, name))
+        else:
+            tree[" ".join(path)] = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
+
+    walk(typer.main.get_command(app), ())
+    return tree
+
+
+def _synopsis_commands(line: str, tree: dict[str, set[str]]) -> list[str]:
+    """The commands a synopsis line stands for (``unfairness re|fst ...`` stands for two, ``replicate a|b`` too)."""
+    words = line.split()[1:]
+    first = words[0].split("|")
+    second = words[1].split("|") if len(words) > 1 else [""]
+    names = [f"{a} {b}" for a in first for b in second if f"{a} {b}" in tree] or [a for a in first if a in tree]
+    return names
+
+
+@pytest.mark.parametrize(("where", "line"), documented("synopsis"), ids=[w for w, _ in documented("synopsis")])
+def test_synopsis_flags_exist(where: str, line: str) -> None:
+    tree = _command_tree()
+    names = _synopsis_commands(line, tree)
+    assert names, f"{where}: no such command: {line}"
+    flags = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", line))
+    for name in names:
+        unknown = sorted(flags - tree[name])
+        assert not unknown, f"{where}: fairsched {name} has no {', '.join(unknown)}"
+
+
+def test_synopsis_check_can_fail() -> None:
+    tree = _command_tree()
+    assert _synopsis_commands("fairsched replicate ppam13|tpds11 [--traces DIR]", tree) == ["replicate ppam13",
+                                                                                            "replicate tpds11"]
+    assert "--traces" not in tree["replicate tpds11"]
+    assert _synopsis_commands("fairsched nonsense [--x]", tree) == []
