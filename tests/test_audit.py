@@ -207,3 +207,29 @@ def test_same_seed_same_bytes(tmp_path):
         outputs = write_audit_outputs(result, tmp_path / name, command="fairsched audit x")
         pages.append({k: p.read_bytes() for k, p in outputs.items() if k != "report.json"})
     assert pages[0] == pages[1]
+
+
+# -- Batsim jobs.csv ---------------------------------------------------------------------------------------------
+JOBS_CSV = ("job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+            "final_state,starting_time,execution_time,finish_time,waiting_time\n")
+
+
+def test_batsim_jobs_csv_is_sniffed_and_audited(tmp_path):
+    """The two-organization case of `test_two_organizations_by_hand`, written by Batsim (one workload per org)."""
+    path = tmp_path / "jobs.csv"
+    path.write_text(JOBS_CSV + "a!1,a,p,0,1,4,1,COMPLETED_SUCCESSFULLY,0,4,4,0\n"
+                               "a!2,a,p,0,1,2,1,COMPLETED_SUCCESSFULLY,0,2,2,0\n"
+                               "b!3,b,p,1,1,2,1,COMPLETED_SUCCESSFULLY,2,2,4,1\n"
+                               "b!4,b,p,2,1,2,0,REJECTED,-1,0,-1,-1\n")
+    result = run_audit(AuditConfig(log=path, shares=str(_shares(tmp_path, {"a": 1, "b": 1}))))
+    assert result.meta["format"] == "jobs-csv"
+    assert result.shapley.values == {0: 0, 1: 10, 2: 5, 3: 20}
+    assert result.orgs["psi"].tolist() == [17, 3]
+    assert result.summary["jobs_used"] == 3 and result.orgs["jobs_never_started"].tolist() == [0, 1]
+
+
+def test_batsim_jobs_csv_bad_value(tmp_path, capsys):
+    path = tmp_path / "jobs.csv"
+    path.write_text(JOBS_CSV + "a!1,a,p,zero,1,4,1,COMPLETED_SUCCESSFULLY,0,4,4,0\n")
+    code, _, err = run_main(["audit", str(path)], capsys)
+    assert code == 2 and "jobs.csv:2: field submission_time: 'zero' is not a number of seconds" in err
