@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fairsched.errors import ConfigError
+from fairsched.mosp import solve
 from fairsched.mosp.engine import IdleProfiles
 from fairsched.mosp.instance import MospInstance, MospSchedule
-from fairsched.mosp.policies import ALGORITHMS
 from fairsched.mosp.policies._mocca_phases import idle_since_table
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca import mocca, mocca_run
@@ -378,7 +378,7 @@ def test_experimental_meets_3lb_with_hf_when_jobs_fit_every_cluster(inst: MospIn
 def test_registry_runs_these_functions() -> None:
     inst = _three_clusters_phase3()
     for name, direct in (("mocca", mocca(inst)), ("mocca-exp", mocca_experimental(inst))):
-        via = ALGORITHMS[name](inst, local_order="hf", seed=0)
+        via = solve(inst, name, local_order="hf", seed=0)
         assert via.algorithm == name
         assert np.array_equal(via.cluster, direct.cluster) and np.array_equal(via.start, direct.start)
 

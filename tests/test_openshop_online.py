@@ -19,7 +19,7 @@ from fairsched.openshop.online import interval_lengths
 from fairsched.openshop.policies import ALGORITHMS, fifo
 from fairsched.openshop.validate import check_openshop_schedule
 
-PLANNERS = [name for name, algo in ALGORITHMS.items() if not algo.event_driven]
+PLANNERS = [name for name, entry in ALGORITHMS.items() if not entry.tags.event_driven]
 
 
 def test_interval_lengths_follow_the_paper_formula() -> None:

@@ -11,6 +11,12 @@ algorithms), `metrics` (makespans, score), and `fairsched.mosp.validate.check_mo
 
 from __future__ import annotations
 
+import inspect
+from dataclasses import replace
+from typing import Any
+
+import fairsched
+from fairsched.errors import ConfigError
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.metrics import local_makespans, makespan, org_makespans, score
 from fairsched.mosp.policies import ALGORITHMS, get_algorithm
@@ -20,10 +26,13 @@ __all__ = ["ALGORITHMS", "MospInstance", "MospSchedule", "local_makespans", "mak
 
 
 def solve(instance: MospInstance, algorithm: str = "mocca+ilba", *, local_order: str = "hf",
-          seed: int = 0) -> MospSchedule:
+          seed: int = 0, **params: Any) -> MospSchedule:
     """Schedule `instance` with the registered `algorithm` (`ALGORITHMS`; `UnknownPolicyError` lists the names).
 
-    `local_order` (hf, lpt, spt, rnd) is the local policy the algorithm starts from, `seed` seeds ``rnd``.
+    `local_order` (hf, lpt, spt, rnd) is the local policy the algorithm starts from, `seed` seeds ``rnd``;
+    `params` override the entry's registered parameters (e.g. ``alpha`` of ``mocca-exp``, ``mocca4`` and
+    ``mocca+ilba``; TPDS'11 §5.2, §7.3); another name is a `ConfigError` listing the algorithm's parameters.
+    The schedule carries ``meta`` (algorithm, parameters, local order, seed, fairsched version).
 
     Examples
     --------
@@ -32,4 +41,14 @@ def solve(instance: MospInstance, algorithm: str = "mocca+ilba", *, local_order:
     >>> s.cluster.tolist(), s.start.tolist(), s.algorithm
     ([1, 0], [0, 0], 'ilba')
     """
-    return get_algorithm(algorithm)(instance, local_order=local_order, seed=seed)
+    entry = get_algorithm(algorithm)
+    accepted = set(inspect.signature(entry.plugin).parameters) - {"instance", "local_order", "seed"}
+    unknown = sorted(set(params) - accepted)
+    if unknown:
+        raise ConfigError(f"MOSP algorithm {entry.name!r} takes no parameter {', '.join(unknown)}; its parameters: "
+                          f"{', '.join(sorted(accepted)) or 'none'}")
+    parameters = {**entry.params, **params}
+    schedule = entry.plugin(instance, local_order=local_order, seed=seed, **parameters)
+    return replace(schedule, algorithm=entry.name,
+                   meta={"algorithm": entry.name, "parameters": parameters, "local_order": local_order,
+                         "seed": seed, "fairsched_version": fairsched.__version__})

@@ -12,6 +12,8 @@ the paper's order m_1 >= ... >= m_N sort internally and map back.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any
 
 import numpy as np
 
@@ -107,8 +109,11 @@ class MospSchedule:
     cluster : (n,) cluster running the job (any cluster, not only its owner's).
     start : (n,) start time >= 0; the job ends at start + runtime.
     algorithm : the name of what produced it (for reports).
+    meta : how it was produced, filled by the front door `fairsched.mosp.solve`: ``algorithm``, ``parameters``,
+        ``local_order``, ``seed``, ``fairsched_version`` (empty for a schedule built by hand).
     """
 
     cluster: np.ndarray
     start: np.ndarray
     algorithm: str = ""
+    meta: dict[str, Any] = dataclass_field(default_factory=dict, compare=False)

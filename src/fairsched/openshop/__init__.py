@@ -15,17 +15,28 @@ generalized PBA, k-Max-Min, FIFO, SPTF, LUF, exact), `metrics`, `online` (§VII-
 from __future__ import annotations
 
 import inspect
+from dataclasses import replace
 from typing import Any
 
+import fairsched
 from fairsched.errors import ConfigError
 from fairsched.openshop import online
 from fairsched.openshop.engine import accepts, evaluate_permutation, evaluate_task_order
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.policies import ALGORITHMS, algorithm_names, get_algorithm
-from fairsched.openshop.policies._registry import Algorithm
+from fairsched.openshop.policies._registry import Algorithm, OpenShopTags
 
-__all__ = ["ALGORITHMS", "OpenShopInstance", "OpenShopSchedule", "algorithm_names", "evaluate_permutation",
-           "evaluate_task_order", "run_online", "solve"]
+__all__ = [
+    "ALGORITHMS",
+    "OpenShopInstance",
+    "OpenShopSchedule",
+    "OpenShopTags",
+    "algorithm_names",
+    "evaluate_permutation",
+    "evaluate_task_order",
+    "run_online",
+    "solve",
+]
 
 
 def solve(instance: OpenShopInstance, algorithm: str = "pba", *, utilities: str = "equal", seed: int = 0,
@@ -41,7 +52,8 @@ def solve(instance: OpenShopInstance, algorithm: str = "pba", *, utilities: str 
     >>> solve(inst).completion.tolist(), solve(inst, "fifo").completion.tolist()
     ([2, 4, 1], [2, 3, 4])
     """
-    algo = get_algorithm(algorithm)
+    entry = get_algorithm(algorithm)
+    algo = entry.plugin
     if k is not None:
         params["k"] = k
     unknown = sorted(name for name in params if not accepts(algo, name))
@@ -49,7 +61,8 @@ def solve(instance: OpenShopInstance, algorithm: str = "pba", *, utilities: str 
         options = sorted(set(inspect.signature(algo).parameters) - {"instance", "seed", "utilities"})
         raise ConfigError(f"algorithm {algorithm!r} takes no parameter {', '.join(unknown)}; its parameters: "
                           f"{', '.join(options) or 'none'}")
-    return algo(instance, seed=seed, utilities=utilities, **params)
+    schedule = algo(instance, seed=seed, utilities=utilities, **params)
+    return replace(schedule, meta=_meta(entry.name, params, utilities, seed, online=False))
 
 
 def run_online(instance: OpenShopInstance, algorithm: str | Algorithm = "pba", **options: Any) -> OpenShopSchedule:
@@ -62,5 +75,14 @@ def run_online(instance: OpenShopInstance, algorithm: str | Algorithm = "pba", *
     >>> run_online(inst, "sptf").completion.tolist()
     [5, 1, 5]
     """
-    name = algorithm if isinstance(algorithm, str) else getattr(algorithm, "__name__", "custom")
-    return online.run_online(instance, get_algorithm(algorithm), name=name, **options)
+    entry = get_algorithm(algorithm)
+    name = algorithm if isinstance(algorithm, str) else entry.name
+    schedule = online.run_online(instance, entry.plugin, name=name, event_driven=entry.tags.event_driven, **options)
+    parameters = {key: value for key, value in options.items() if key not in ("utilities", "seed")}
+    return replace(schedule, meta=_meta(entry.name, parameters, options.get("utilities", "equal"),
+                                        options.get("seed", 0), online=True))
+
+
+def _meta(name: str, parameters: dict[str, Any], utilities: str, seed: int, *, online: bool) -> dict[str, Any]:
+    return {"algorithm": name, "parameters": dict(parameters), "utilities": utilities, "seed": seed,
+            "online": online, "fairsched_version": fairsched.__version__}

@@ -237,7 +237,8 @@ def run_openshop(config: OpenShopConfig, *,
     tau = horizon(instance, (delta0 or 0.0) / unit) if config.utilities == "linear" else None
     outcomes = {}
     for name in names:
-        params: dict[str, Any] = {"tau": tau} if tau is not None and accepts(ALGORITHMS[name], "tau") else {}
+        takes_tau = tau is not None and accepts(ALGORITHMS.entry(name).plugin, "tau")
+        params: dict[str, Any] = {"tau": tau} if takes_tau else {}
         if name == "kmaxmin":
             params["k"] = config.k
         started = time.perf_counter()

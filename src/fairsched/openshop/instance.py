@@ -11,7 +11,8 @@ Utilities (§VI): equal (minimise completion times) or linear U_j(t) = P_j · (�
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -143,8 +144,12 @@ class OpenShopSchedule:
     task_start : (t,) int64 start of each task, aligned with the instance's task arrays.
     completion : (n,) int64 C_j = max over the job's tasks of their ends (arrival for a job without tasks).
     algorithm : what produced it.
+    meta : how it was produced, filled by the front doors `fairsched.openshop.solve` / ``run_online``:
+        ``algorithm``, ``parameters``, ``utilities``, ``seed``, ``online``, ``fairsched_version`` (empty for a
+        schedule built by hand).
     """
 
     task_start: np.ndarray
     completion: np.ndarray
     algorithm: str = ""
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)

@@ -52,7 +52,7 @@ def interval_lengths(count: int, *, delta0: float = DELTA0_S, alpha: float = ALP
 
 def run_online(instance: OpenShopInstance, algorithm: Algorithm, *, utilities: str = "equal", seed: int = 0,
                delta0: float = DELTA0_S, alpha: float = ALPHA, beta: float = BETA, time_unit: float = 1.0,
-               name: str | None = None, **params: Any) -> OpenShopSchedule:
+               name: str | None = None, event_driven: bool = False, **params: Any) -> OpenShopSchedule:
     """Schedule `instance` online: jobs are known from their arrival on (Networking'20 §VII-B).
 
     `fairsched.openshop.run_online` is the front door taking algorithm names; this function takes the algorithm
@@ -60,8 +60,9 @@ def run_online(instance: OpenShopInstance, algorithm: Algorithm, *, utilities: s
 
     Parameters
     ----------
-    algorithm : ``f(instance, *, seed, utilities, **params)``: a planner re-run per interval, or, if tagged
-        ``event_driven`` (FIFO, SPTF, LUF: `policies._registry.register`), run once as it is.
+    algorithm : ``f(instance, *, seed, utilities, **params)``: a planner re-run per interval, or, with
+        `event_driven` (FIFO, SPTF, LUF are tagged so in the registry: `policies._registry.OpenShopTags`), run
+        once as it is.
     seed : seeds the planners (one derived seed per interval).
     delta0, alpha, beta : the interval lengths δ_i = δ₀ / (1 + α·e^{−β·i}); δ₀ in seconds.
     time_unit : seconds per time unit of the instance (1 = seconds; 1e-6 = microseconds).
@@ -74,14 +75,14 @@ def run_online(instance: OpenShopInstance, algorithm: Algorithm, *, utilities: s
     >>> from fairsched.openshop.policies import pba, sptf
     >>> run_online(inst, pba.pba, delta0=10.0, alpha=0.0).completion.tolist()   # boundaries 0, 10, 20, ...
     [5, 1, 12]
-    >>> run_online(inst, sptf.sptf).completion.tolist()
+    >>> run_online(inst, sptf.sptf, event_driven=True).completion.tolist()
     [5, 1, 5]
     """
     check_utilities(utilities)
     _check_intervals(delta0, alpha, beta, time_unit)
     name = name or getattr(algorithm, "__name__", "custom")
     algo = algorithm
-    if getattr(algo, "event_driven", False):
+    if event_driven:
         schedule = algo(instance, seed=seed, utilities=utilities, **params)
         return replace(schedule, algorithm=f"{name} (online)")
     task_start = np.full(instance.n_tasks, -1, dtype=np.int64)

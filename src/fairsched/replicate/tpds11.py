@@ -36,12 +36,12 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError, InvalidScheduleError
+from fairsched.mosp import solve
 from fairsched.mosp.generate import generate, heterogeneous_procs
 from fairsched.mosp.instance import MospInstance
 from fairsched.mosp.metrics import makespan, proven_bound, score
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
-from fairsched.mosp.policies.mocca_exp import mocca_experimental
 from fairsched.mosp.validate import check_mosp_schedule
 
 __all__ = ["EXPERIMENTS", "PAPER_NOTES", "TPDS11Config", "TPDS11Result", "run", "to_json"]
@@ -242,7 +242,7 @@ def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
     if "homogeneous" in spec.experiments or "heterogeneous" in spec.experiments:
         experiment = "heterogeneous" if spec.shape else "homogeneous"
         local = local_schedule(instance, order="hf")
-        mocca = mocca_experimental(instance, local_order="hf")
+        mocca = solve(instance, "mocca-exp", local_order="hf")
         runs += [(experiment, "local", "hf", 0, local), (experiment, "mocca-exp", "hf", 3, mocca),
                  (experiment, "mocca+ilba", "hf", 3, ilba(instance, mocca))]
         _validate(spec, instance, mocca, bound=proven_bound(instance, "mocca-exp"))
@@ -250,7 +250,7 @@ def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
     if "local-policies" in spec.experiments:
         for order in LOCAL_ORDERS:
             for threshold in THRESHOLDS:
-                moved = mocca_experimental(instance, alpha=float(threshold), local_order=order, seed=spec.seed)
+                moved = solve(instance, "mocca-exp", alpha=float(threshold), local_order=order, seed=spec.seed)
                 runs.append(("local-policies", f"mocca{threshold}+ilba", order, threshold, ilba(instance, moved)))
                 _validate(spec, instance, runs[-1][4], local_order=order, delay_reference=moved)
     records = []

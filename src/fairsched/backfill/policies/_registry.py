@@ -2,54 +2,49 @@
 
 from __future__ import annotations
 
+from fairsched._registry import Registry
 from fairsched.backfill.view import BackfillRule, QueueOrder
-from fairsched.errors import UnknownPolicyError
 
-ORDERS: dict[str, QueueOrder] = {}
-BACKFILLS: dict[str, BackfillRule] = {}
+ORDERS = Registry("queue order", sort_key=lambda entry: entry.plugin.code)
+"""name -> `fairsched._registry.Entry` (plug-in = tags = the `QueueOrder` descriptor), listed by code."""
+BACKFILLS = Registry("backfilling rule", sort_key=lambda entry: entry.plugin.code,
+                     normalize=lambda name: name.replace("_", "-"))
+"""name -> `fairsched._registry.Entry` (plug-in = tags = the `BackfillRule` descriptor), listed by code."""
 
 
 def register_order(order: QueueOrder) -> QueueOrder:
     """Record a queue order under its name (module level, once per policy module)."""
-    if order.name in ORDERS or any(o.code == order.code for o in ORDERS.values()):
+    if any(entry.plugin.code == order.code for entry in ORDERS.values()):
         raise ValueError(f"queue order {order.name!r} (code {order.code}) registered twice")
-    ORDERS[order.name] = order
-    return order
+    return ORDERS.add(order.name, order, tags=order)
 
 
 def register_backfill(rule: BackfillRule) -> BackfillRule:
     """Record a backfilling rule under its name (module level, once per policy module)."""
-    if rule.name in BACKFILLS or any(r.code == rule.code for r in BACKFILLS.values()):
+    if any(entry.plugin.code == rule.code for entry in BACKFILLS.values()):
         raise ValueError(f"backfilling rule {rule.name!r} (code {rule.code}) registered twice")
-    BACKFILLS[rule.name] = rule
-    return rule
+    return BACKFILLS.add(rule.name, rule, tags=rule)
 
 
 def order_names() -> list[str]:
     """Registered queue orders, by code (``fcfs, sjf, lxf``)."""
-    return sorted(ORDERS, key=lambda name: ORDERS[name].code)
+    return ORDERS.names()
 
 
 def backfill_names() -> list[str]:
     """Registered backfilling rules, by code (``none, no-guarantee, easy, conservative``)."""
-    return sorted(BACKFILLS, key=lambda name: BACKFILLS[name].code)
+    return BACKFILLS.names()
 
 
 def get_order(name: str | QueueOrder) -> QueueOrder:
     """The registered queue order called `name` (case-insensitive); UnknownPolicyError lists the choices."""
     if isinstance(name, QueueOrder):
         return name
-    key = str(name).strip().lower()
-    if key not in ORDERS:
-        raise UnknownPolicyError(f"unknown queue order {name!r}; choose one of: {', '.join(order_names())}")
-    return ORDERS[key]
+    return ORDERS.entry(name).plugin
 
 
 def get_backfill(name: str | BackfillRule) -> BackfillRule:
     """The registered backfilling rule called `name` (case-insensitive; ``no_guarantee`` = ``no-guarantee``)."""
     if isinstance(name, BackfillRule):
         return name
-    key = str(name).strip().lower().replace("_", "-")
-    if key not in BACKFILLS:
-        raise UnknownPolicyError(f"unknown backfilling rule {name!r}; choose one of: {', '.join(backfill_names())}")
-    return BACKFILLS[key]
+    return BACKFILLS.entry(name).plugin

@@ -4,29 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fairsched.errors import UnknownPolicyError
+from fairsched._registry import Registry
 from fairsched.online.view import OnlinePolicy, Tags
 
-REGISTRY: dict[str, type] = {}
+REGISTRY = Registry("online policy", sort_key=lambda entry: entry.name)
+"""name -> `fairsched._registry.Entry` (plug-in = the policy class, tags = its `Tags`)."""
 
 
 def register(name: str, *, tags: Tags) -> Callable[[type], type]:
     """Class decorator: record the policy under `name` with its capability `tags`."""
 
     def wrap(cls: type) -> type:
-        if name in REGISTRY:
-            raise ValueError(f"online policy {name!r} registered twice")
         cls.name = name
         cls.tags = tags
-        REGISTRY[name] = cls
-        return cls
+        return REGISTRY.add(name, cls, tags=tags)
 
     return wrap
 
 
 def get_policy(name: str, **params: object) -> OnlinePolicy:
     """A fresh policy object; `params` are its keyword hyper-parameters."""
-    key = name.strip().lower()
-    if key not in REGISTRY:
-        raise UnknownPolicyError(f"unknown online policy {name!r}; choose one of: {', '.join(sorted(REGISTRY))}")
-    return REGISTRY[key](**params)
+    return REGISTRY.entry(name).plugin(**params)
