@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from fairsched.audit import AuditConfig, run_audit
 from fairsched.audit.game import marginal_range
 from fairsched.backfill import BackfillJobs, simulate
-from fairsched.online.engine import simulate as simulate_online
-from fairsched.online.policies import get_policy
+from fairsched.online import get_policy
+from fairsched.online import simulate as simulate_online
 from fairsched.scenario import scenario_from_arrays
 
 SACCT_HEADER = "JobID|Account|User|Submit|Start|Elapsed|NCPUS|Timelimit|State"

@@ -188,8 +188,8 @@ def _fair_utilities(config: AuditConfig, recorded: log.Recorded, owner: log.Owne
     """ψ*: φ (backfill reference), or REF's / RAND's utilities on the pool (online reference)."""
     if config.reference == "backfill":
         return shap.phi.tolist(), "the Shapley values φ (SPAA'13 Def. 3.2)"
-    from fairsched.online.engine import simulate as simulate_online
-    from fairsched.online.policies import get_policy
+    from fairsched.online import get_policy
+    from fairsched.online import simulate as simulate_online
     from fairsched.scenario import scenario_from_arrays
 
     if np.any(owner.cpus < 1):
