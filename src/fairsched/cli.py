@@ -1,4 +1,5 @@
-"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``trace``.
+"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``trace``,
+``sweep``, ``results``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag). `main` is the console
 entry point and the one error boundary: a `FairschedError` (a user error) becomes one line ``error: <message>``
@@ -19,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fairsched import sweep as sweeps
 from fairsched._contract import ProgressCallback, split_names
 from fairsched._io import ensure_writable_dir
 from fairsched.backfill import experiment as backfill_experiment
@@ -30,6 +32,7 @@ from fairsched.online import experiment as online_experiment
 from fairsched.online.policies import REGISTRY
 from fairsched.openshop import experiment as openshop_experiment
 from fairsched.replicate import jsspp05, networking20, ppam13, spaa13, tpds11
+from fairsched.report import sweep as report_sweep
 from fairsched.report.backfill import (
     backfill_json,
     backfill_renderable,
@@ -468,6 +471,55 @@ def replicate_networking20_command(
     typer.echo(f"outputs written to {out} ({len(outputs)} files, {result.elapsed_s:.0f} s)")
 
 
+@app.command("sweep")
+def sweep_command(
+    spec: Annotated[Path, typer.Argument(dir_okay=False, help="Sweep spec (TOML, see docs/sweeps.md).")],
+    out: Annotated[Path | None, typer.Option(file_okay=False, help="The results store. Default: "
+                                             "results/<spec name>.")] = None,
+    executor: Annotated[str, typer.Option(help="local (processes) or dask.")] = "local",
+    workers: Annotated[int | None, typer.Option(min=1, help="Worker processes. Default: the cores.")] = None,
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a "
+                                                  "LocalCluster).")] = None,
+    fail_fast: Annotated[bool, typer.Option(help="Stop at the first failed cell.")] = False,
+    dry_run: Annotated[bool, typer.Option(help="List the cells and whether each is stored; run none.")] = False,
+    as_json: Json = False,
+) -> None:
+    """Run a model over a grid of options x seeds into a resumable store; only missing cells are computed."""
+    out = out if out is not None else Path("results") / spec.stem
+    if dry_run:
+        plan = sweeps.plan_sweep(spec, out)
+        _render(report_sweep.plan_json(plan) if as_json else report_sweep.plan_table(plan), as_json)
+        return
+    try:
+        with report_sweep.sweep_progress(enabled=not as_json) as progress:
+            summary = sweeps.run_sweep(spec, out, executor=executor, workers=workers, scheduler=scheduler,
+                                       fail_fast=fail_fast, progress=progress)
+    except sweeps.SweepInterrupted as stop:
+        typer.echo(str(stop), err=True)
+        raise typer.Exit(130) from None
+    _render(report_sweep.summary_json(summary) if as_json else "\n".join(report_sweep.summary_lines(summary)),
+            as_json)
+    raise typer.Exit(1 if summary.failed else 0)
+
+
+@app.command("results")
+def results_command(
+    out: Annotated[Path, typer.Argument(file_okay=False, help="A sweep's store (its --out).")],
+    group_by: Annotated[str | None, typer.Option(help="Comma-separated columns. Default: the options the spec "
+                                                 "varies, then policy.")] = None,
+    metric: Annotated[str | None, typer.Option(help="Comma-separated metrics. Default: every metric.")] = None,
+    plot: Annotated[Path | None, typer.Option(dir_okay=False, help="Write a bar chart of the (first) metric "
+                                              "(PNG).")] = None,
+    as_json: Json = False,
+) -> None:
+    """Mean, std and 95% CI over seeds of a sweep's results, per group: a table, JSON or a plot."""
+    results = sweeps.read_results(out, group_by=None if group_by is None else _names(group_by),
+                                  metrics=None if metric is None else _names(metric))
+    if plot is not None and results.metrics:
+        report_sweep.write_results_plot(results, results.metrics[0], plot)
+    _render(report_sweep.results_json(results) if as_json else report_sweep.results_table(results), as_json)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point ``fairsched``: user errors -> ``error: <message>`` on stderr, exit code 2."""
     try:
@@ -497,6 +549,16 @@ def _console() -> Console:
 
 def _emit_json(doc: Any) -> None:
     typer.echo(json.dumps(jsonable(doc), indent=2))
+
+
+def _render(what: Any, as_json: bool) -> None:
+    """One JSON document, a plain string (paths stay unwrapped) or a rich renderable."""
+    if as_json:
+        _emit_json(what)
+    elif isinstance(what, str):
+        typer.echo(what)
+    else:
+        _console().print(what)
 
 
 @contextlib.contextmanager
