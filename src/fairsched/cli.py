@@ -31,7 +31,7 @@ from fairsched.mosp import experiment as mosp_experiment
 from fairsched.online import experiment as online_experiment
 from fairsched.online.policies import REGISTRY
 from fairsched.openshop import experiment as openshop_experiment
-from fairsched.replicate import jsspp05, networking20, ppam13, spaa13, tpds11
+from fairsched.replicate import jsspp05, networking20, ppam13, ppam13_variants, spaa13, tpds11
 from fairsched.report import sweep as report_sweep
 from fairsched.report.backfill import (
     backfill_json,
@@ -300,9 +300,21 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes
 def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/ppam13"),
-                             as_json: Json = False) -> None:
+                             as_json: Json = False,
+                             variants: Annotated[bool, typer.Option(help="Run the ablation grid of issue #12 "
+                                                                    "instead (ppam13_variants_*.csv).")] = False,
+                             ) -> None:
     """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows."""
     config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=jobs, seed=seed, out_dir=out)
+    if variants:
+        _prepare_out(out)
+        with _progress(enabled=not as_json) as progress:
+            result = ppam13_variants.run_variants(config, progress=progress)
+        if as_json:
+            _emit_json(ppam13_variants.to_json(result))
+        else:
+            typer.echo(ppam13_variants.render(result))
+        return
     _replicate_online(ppam13.run, config, "PPAM'13 Tables 1–2: Δψ/p_tot mean (std), ours vs the paper", as_json)
 
 
