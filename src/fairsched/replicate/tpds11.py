@@ -42,7 +42,7 @@ from fairsched.mosp.instance import MospInstance
 from fairsched.mosp.metrics import makespan, proven_bound, score
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 from fairsched.sweep import Spec, load_spec, run_sweep
 from fairsched.sweep.results import load_rows
 from fairsched.sweep.store import store_or_temporary
@@ -101,7 +101,7 @@ class TPDS11Config:
     out_dir : if given, `fairsched.report.mosp.write_tpds11_outputs` writes there (the CLI always passes one).
     experiments : which of `EXPERIMENTS` to run.
     instances : instances per combination, overriding ``quick`` (both homogeneous and heterogeneous).
-    validate : check every schedule with `fairsched.mosp.validate.check_mosp_schedule` (guarantees included).
+    validate : check every schedule with `fairsched.mosp.validate.validate_mosp_schedule` (guarantees included).
     executor, scheduler : the sweeps' executor (``local`` or ``dask``) and Dask scheduler address (None = a
         LocalCluster); see `fairsched.sweep.run_sweep`.
     store : where the sweeps' stores go (``<store>/homogeneous``, ``<store>/heterogeneous``), kept to resume an
@@ -265,7 +265,7 @@ def _validate(spec: InstanceSpec, instance: MospInstance, schedule: Any, *, boun
     if not spec.validate:
         return
     try:
-        check_mosp_schedule(instance, schedule, local_order=local_order, makespan_bound=bound,
+        validate_mosp_schedule(instance, schedule, local_order=local_order, makespan_bound=bound,
                             delay_reference=delay_reference, seed=spec.seed)
     except InvalidScheduleError as exc:
         raise InvalidScheduleError(f"{spec}: {exc}") from exc
