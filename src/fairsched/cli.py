@@ -446,7 +446,7 @@ def replicate_tpds11_command(
     as_json: Json = False,
 ) -> None:
     """Replicate TPDS'11 Sec. 7: scores of local, MOCCA and MOCCA+ILBA on uni and swf instances (Fig. 8-10)."""
-    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments), out_dir=out)
+    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments))
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
@@ -520,7 +520,7 @@ def replicate_networking20_command(
     as_json: Json = False,
 ) -> None:
     """Replicate Networking'20 Sec. VII on the Google slice: PBA vs SPTF, LUF, FIFO, offline and online."""
-    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed, out_dir=out)
+    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed)
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = networking20.run(config, progress=progress)
