@@ -85,3 +85,23 @@ def test_fig1_one_cell_per_k_on_the_same_windows(tiny_dir: Path) -> None:
     assert starts[2] == starts[3]  # every k sees the same windows
     ref = result.per_window[result.per_window["policy"] == "REF"]
     assert (ref["delta_psi"] == 0).all()
+
+
+def test_variants_convert_to_a_sweep_spec(tiny_dir: Path) -> None:
+    """The grid as a sweep: one zipped point per variant, each cell's config = the variant's PPAM13Config."""
+    from fairsched.replicate.ppam13_sweep import run, variants_spec
+    from fairsched.sweep import expand, load_spec
+
+    spec_path = tiny_dir / "variants.toml"
+    spec_path.write_text(variants_spec(VARIANTS, base={"traces_dir": str(tiny_dir), "traces": ["LPC-EGEE"],
+                                                       "tables": ["table1"], "windows": 1}))
+    cells = expand(load_spec(spec_path))
+    assert len(cells) == len(VARIANTS)
+    for cell, variant in zip(cells, VARIANTS, strict=True):
+        for key, value in variant.overrides:
+            assert getattr(cell.config, key) == value, (variant.name, key)
+    shipped = cells[0]
+    rows = run(shipped.config, 3).rows()
+    alone = ppam13.run(_config(tiny_dir, windows=1))
+    assert rows["mean"].tolist() == pytest.approx([row["mean"] for row in alone.rows])
+    assert "seed" not in rows.columns and rows["policy"].tolist()[-1] == "REF"
