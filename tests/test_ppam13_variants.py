@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +15,9 @@ from fairsched.replicate.ppam13_variants import (
     VARIANTS,
     Variant,
     conclusions,
+    render,
     run_variants,
+    to_json,
 )
 from tests.test_replicate_online import _tiny_trace
 
@@ -44,6 +47,10 @@ def test_each_variant_equals_its_own_ppam13_run(tiny_dir: Path) -> None:
     assert n75.loc["RAND", "paper_mean"] == 8  # compared with the paper's RAND whatever N
     paired = result.paired.set_index("variant").loc["shipped"]
     assert paired["dc_fairer"] + paired["fs_fairer"] + paired["equal"] == 2
+    text = render(result)
+    assert all(variant.name in text for variant in chosen) and "paper" in text
+    doc = json.loads(json.dumps(to_json(result)))
+    assert len(doc["cells"]) == len(result.cells) and {"variant", "holds"} <= set(doc["conclusions"][0])
 
 
 def test_the_criteria_on_the_papers_own_numbers() -> None:
