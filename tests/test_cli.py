@@ -59,7 +59,8 @@ def test_compare_prints_the_tables_and_where_the_outputs_are(tiny_trace: Path, t
     assert result.exit_code == 0, result.output
     assert "roundrobin" in result.stdout
     assert "ref (reference)" in result.stdout
-    assert result.stdout.strip().splitlines()[-1].startswith(f"outputs written to {tmp_path / 'o'}")
+    out = tmp_path / "o"
+    assert result.stdout.strip().splitlines()[-1] == f"report: {out / 'report.html'} (all files in {out})"
 
 
 def test_trace_info_json(tiny_trace: Path) -> None:

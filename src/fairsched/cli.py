@@ -10,19 +10,24 @@ With ``--json`` a command prints exactly one JSON document on stdout and nothing
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import io
 import json
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer._click.exceptions import BadParameter, ClickException  # typer >= 0.29 vendors click
 
+import fairsched
 from fairsched import sweep as sweeps
 from fairsched._contract import ProgressCallback, split_names
-from fairsched._io import ensure_writable_dir
+from fairsched._io import OUTPUT_MARKER, ensure_writable_dir, staged_dir
 from fairsched.backfill import experiment as backfill_experiment
 from fairsched.backfill.experiment import FAIRNESS_METRICS, trace_resource_equality
 from fairsched.backfill.policies import backfill_names, order_names
@@ -71,6 +76,8 @@ app.add_typer(unfairness_app, name="unfairness")
 replicate_app = typer.Typer(no_args_is_help=True, help="Replicate a published experiment (docs/replication/).")
 app.add_typer(replicate_app, name="replicate")
 
+_INTERRUPTED = 130  # the shell's code for SIGINT (128 + 2)
+_ARGV: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("argv", default=())  # for report.html
 _DEFAULT = online_experiment.Config()
 _SCENARIO = "Scenario"
 _PLAIN_WIDTH = 140  # rich's width when stdout is not a terminal (80 would wrap the tables in logs)
@@ -162,17 +169,61 @@ def compare(
                                       window_length=window_length, release_scale=release_scale,
                                       policies=_names(policies), reference=reference,
                                       skip_bad_records=skip_bad_records)
-    _prepare_out(out)
-    with _progress(enabled=not as_json) as progress:
-        run = online_experiment.run(config, seed, progress=progress)
-    result = run.compare
-    outputs = run.write(out) if out is not None else {}
+    with _output(out) as stage:
+        with _progress(enabled=not as_json) as progress:
+            run = online_experiment.run(config, seed, progress=progress)
+        result = run.compare
+        outputs = _deliver(out, stage, run.write, title="fairsched compare", config=config, seed=seed,
+                           renderable=compare_renderable(result))
     if as_json:
         _emit_json(to_json(result, outputs))
         return
     _console().print(compare_renderable(result))
-    if out is not None:  # plain echo: a path is neither wrapped nor read as rich markup
-        typer.echo(f"outputs written to {out} (report: {out / 'report.json'}, figure: {out / 'utility.png'})")
+    _last_line(out)
+
+
+@app.command("audit")
+def audit_command(
+    log: Annotated[Path, typer.Argument(dir_okay=False, help="Accounting log: sacct -P export, SWF (.swf/.swf.gz) "
+                                                              "or Batsim jobs.csv.")],
+    format: Annotated[str, typer.Option(help="auto, swf, sacct or jobs-csv.")] = "auto",
+    org_by: Annotated[str | None, typer.Option(help="account, group, user, partition or queue. Default: account "
+                                                    "(sacct, jobs.csv), group (SWF).")] = None,
+    org_map: Annotated[Path | None, typer.Option(dir_okay=False, help="CSV key,org grouping keys into "
+                                                                      "organizations.")] = None,
+    shares: Annotated[str, typer.Option(help="equal, usage, or a CSV file org,cpus / org,share.")] = "equal",
+    cpus: Annotated[int | None, typer.Option(help="Pool CPUs. Default: the largest concurrent allocation.")] = None,
+    since: Annotated[str | None, typer.Option(help="Audit jobs submitted from T (log seconds or a date).")] = None,
+    until: Annotated[str | None, typer.Option(help="...and before T; utilities are taken at T.")] = None,
+    reference: Annotated[str, typer.Option(help="Reference scheduler: backfill (FCFS+EASY) or online (FIFO on "
+                                                "sequential copies).")] = "backfill",
+    half_life: Annotated[float, typer.Option(help="Decay half-life of usage (s).")] = 7 * 86400.0,
+    exact_up_to: Annotated[int, typer.Option(help="Exact Shapley values up to K organizations.")] = 12,
+    samples: Annotated[int, typer.Option(help="Permutations for sampled Shapley values.")] = 200,
+    fst_sample: Annotated[int, typer.Option(help="Fair-start-time what-ifs to run (0: all).")] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    out: Annotated[Path | None, typer.Option(file_okay=False, help="Write report.html, orgs.csv, jobs.csv, "
+                                                                   "report.json and metrics.prom into DIR.")] = None,
+    skip_bad_records: SkipBad = False, as_json: Json = False,
+) -> None:
+    """Audit a real cluster's log: did every organization get its due? (docs/audit.md)"""
+    from fairsched.audit import AuditConfig, run_audit
+    from fairsched.report.audit import audit_command as command_of
+    from fairsched.report.audit import audit_json, audit_renderable, write_audit_outputs
+
+    config = AuditConfig(log=log, format=format, org_by=org_by, org_map=org_map, shares=shares, cpus=cpus,
+                         since=since, until=until, reference=reference, half_life=half_life, exact_up_to=exact_up_to,
+                         samples=samples, fst_sample=fst_sample, seed=seed, skip_bad_records=skip_bad_records)
+    _prepare_out(out)
+    with _progress(enabled=not as_json) as progress:
+        result = run_audit(config, progress=progress)
+    outputs = write_audit_outputs(result, out, command=command_of(config)) if out is not None else None
+    if as_json:
+        _emit_json(audit_json(result, outputs))
+        return
+    _console().print(audit_renderable(result))
+    if out is not None:
+        typer.echo(f"outputs written to {out} (report: {out / 'report.html'})")
 
 
 @trace_app.command("info")
@@ -218,16 +269,16 @@ def backfill_command(
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_names(fairness),
                                         skip_bad_records=skip_bad_records)
-    _prepare_out(out)
-    run = backfill_experiment.run(config, 0)
-    report = run.report
-    outputs = run.write(out) if out is not None else {}
+    with _output(out) as stage:
+        run = backfill_experiment.run(config, 0)
+        report = run.report
+        outputs = _deliver(out, stage, run.write, title="fairsched backfill", config=config,
+                           renderable=backfill_renderable(report))
     if as_json:
         _emit_json(backfill_json(report, outputs))
         return
     _console().print(backfill_renderable(report))
-    if out is not None:
-        typer.echo(f"outputs written to {out} (report: {out / 'report.json'}, chart: {out / 'gantt.png'})")
+    _last_line(out)
 
 
 @unfairness_app.command("re")
@@ -372,16 +423,16 @@ def mosp_command(
     """Share clusters between organizations without making any of them worse off (TPDS'11): makespans, score."""
     config = mosp_experiment.Config(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs,
                                     trace=trace, algorithm=algorithm, local_order=local_order)
-    _prepare_out(out)
-    run = mosp_experiment.run(config, seed)
-    report = run.report
-    outputs = run.write(out) if out is not None else {}
+    with _output(out) as stage:
+        run = mosp_experiment.run(config, seed)
+        report = run.report
+        outputs = _deliver(out, stage, run.write, title="fairsched mosp", config=config, seed=seed,
+                           renderable=mosp_renderable(report))
     if as_json:
         _emit_json(mosp_json(report, outputs))
         return
     _console().print(mosp_renderable(report))
-    if out is not None:
-        typer.echo(f"outputs written to {out} (report: {out / 'report.json'}, chart: {out / 'gantt.png'})")
+    _last_line(out)
 
 
 @replicate_app.command("tpds11")
@@ -447,16 +498,16 @@ def openshop_command(
     config = openshop_experiment.Config(google=google, instance=instance, jobs=jobs, machines=machines,
                                         max_tasks=max_tasks, algorithm=_names(algorithm), utilities=utilities,
                                         online=online, delta0=delta0, k=k)
-    _prepare_out(out)
-    run = openshop_experiment.run(config, seed)
-    report = run.report
-    outputs = run.write(out) if out is not None else {}
+    with _output(out) as stage:
+        run = openshop_experiment.run(config, seed)
+        report = run.report
+        outputs = _deliver(out, stage, run.write, title="fairsched openshop", config=config, seed=seed,
+                           renderable=openshop_renderable(report))
     if as_json:
         _emit_json(openshop_json(report, outputs))
         return
     _console().print(openshop_renderable(report))
-    if out is not None:
-        typer.echo(f"outputs written to {out} (report: {out / 'report.json'}, figure: {out / 'cdf.png'})")
+    _last_line(out)
 
 
 @replicate_app.command("networking20")
@@ -533,13 +584,115 @@ def results_command(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console entry point ``fairsched``: user errors -> ``error: <message>`` on stderr, exit code 2."""
+    """Console entry point ``fairsched``: user errors -> ``error: <message>`` on stderr, exit code 2; Ctrl-C ->
+    ``interrupted`` and exit code 130 (no output directory is left half-written: see `fairsched._io.staged_dir`)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    token = _ARGV.set(tuple(args))
+    command = typer.main.get_command(app)
+    code: Any = 0
     try:
-        app(args=None if argv is None else list(argv), prog_name="fairsched")
+        with command.make_context("fairsched", args) as context:
+            command.invoke(context)
+    except typer.Exit as exc:  # --help, --version, or a command's own exit code
+        code = exc.exit_code
+    except KeyboardInterrupt:  # `_output` has already removed its staged directory
+        typer.echo("interrupted: stopped before the end; no output directory was written", err=True)
+        code = _INTERRUPTED
     except FairschedError as exc:
-        message = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
-        typer.echo(f"error: {message}", err=True)
-        raise SystemExit(2) from None
+        _fail(str(exc))
+    except BadParameter as exc:  # a value out of range, a directory given as a file, ...
+        _fail(exc.format_message())
+    except ClickException as exc:  # an unknown flag, a missing argument: the usage, then the error
+        exc.show()
+        code = exc.exit_code
+    finally:
+        _ARGV.reset(token)
+    if code:
+        raise SystemExit(code)
+
+
+def _fail(message: str) -> NoReturn:
+    message = " ".join(line.strip() for line in message.splitlines() if line.strip())
+    typer.echo(f"error: {message}", err=True)
+    raise SystemExit(2) from None
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"fairsched {fairsched.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="Print the version and exit.")] = False) -> None:
+    """Fair scheduling in systems shared by several organizations: workloads, engines, fairness."""
+
+
+def _deliver(out: Path | None, stage: Path | None, write: Callable[[Path], dict[str, Path]], *, title: str,
+             config: Any, seed: int | None = None, renderable: Any = None, notes: Sequence[str] = (),
+             warnings: Sequence[str] = ()) -> dict[str, Path]:
+    """Write a command's files into `stage` (the staged `out`, `_output`) with its report.html; return the files'
+    final paths. Nothing happens without --out."""
+    if out is None or stage is None:
+        return {}
+    from fairsched.report.html import REPORT_FILE, command_line, output_report, write_report_html
+
+    written = write(stage)
+    marker = stage / OUTPUT_MARKER
+    if marker.is_file():  # its `outputs` name the staged paths: name the final ones
+        staged, final = (json.dumps(str(path))[1:-1] for path in (stage, out))
+        marker.write_text(marker.read_text(encoding="utf-8").replace(staged, final), encoding="utf-8")
+    settings = {**(asdict(config) if config is not None else {}), **({} if seed is None else {"seed": seed})}
+    text = [("Terminal output", _plain_text(renderable))] if renderable is not None else []
+    command = command_line(_ARGV.get()) if _ARGV.get() else _rebuilt_command(title, config, seed, out)
+    page = output_report(stage, title=title, command=command, config=settings, text=text, notes=notes,
+                         warnings=warnings)
+    write_report_html(page, stage)
+    return {**{name: out / path.relative_to(stage) for name, path in written.items()},
+            REPORT_FILE: out / REPORT_FILE}
+
+
+@contextlib.contextmanager
+def _output(out: Path | None) -> Iterator[Path | None]:
+    """The staged output directory of a command (None without --out): moved to `out` when the command succeeds."""
+    if out is None:
+        yield None
+        return
+    with staged_dir(out) as stage:
+        yield stage
+
+
+def _rebuilt_command(title: str, config: Any, seed: int | None, out: Path) -> str:
+    """The command line of a config, when the CLI was called without `main` (e.g. by a test's CliRunner): every
+    field that differs from its default, as its flag."""
+    import shlex
+    from dataclasses import fields
+
+    words = title.split()
+    for field in fields(config):
+        value = getattr(config, field.name)
+        if value == field.default or not field.init:
+            continue
+        name = "--" + field.name.replace("_", "-")
+        if isinstance(value, bool):
+            words.append(name if value else f"--no-{name[2:]}")
+        else:
+            words += [name, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]
+    if seed:
+        words += ["--seed", str(seed)]
+    return shlex.join([*words, "--out", str(out)])
+
+
+def _last_line(out: Path | None) -> None:
+    if out is not None:  # plain echo: a path is neither wrapped nor read as rich markup
+        typer.echo(f"report: {out / 'report.html'} (all files in {out})")
+
+
+def _plain_text(renderable: Any) -> str:
+    console = Console(file=io.StringIO(), width=_PLAIN_WIDTH, record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
 
 
 def _names(policies: str) -> tuple[str, ...]:
