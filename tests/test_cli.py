@@ -108,7 +108,9 @@ def test_a_bug_keeps_its_traceback(tiny_trace: Path, monkeypatch: pytest.MonkeyP
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug, not a user error")
 
-    monkeypatch.setattr(cli, "trace_info", broken)
+    from fairsched.workload import info
+
+    monkeypatch.setattr(info, "trace_info", broken)  # the CLI imports it when the command runs
     with pytest.raises(RuntimeError, match="a bug"):
         cli.main(["trace", "info", str(tiny_trace)])
 

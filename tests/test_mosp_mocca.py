@@ -16,7 +16,7 @@ from fairsched.mosp.policies._mocca_phases import idle_since_table
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca import mocca, mocca_run
 from fairsched.mosp.policies.mocca_exp import mocca_experimental, mocca_experimental_run
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 
 NEVER = 10**9
 
@@ -278,7 +278,7 @@ def test_experimental_leaves_a_job_that_fits_nowhere_at_its_local_place() -> Non
     run = mocca_experimental_run(inst, local_order="spt")
     assert run.restored.tolist() == [False, False, True, False] and not run.moved.any()
     assert run.schedule.cluster.tolist() == [0] * 4 and run.schedule.start.tolist() == [2, 6, 10, 0]
-    check_mosp_schedule(inst, run.schedule, local_order="spt")
+    validate_mosp_schedule(inst, run.schedule, local_order="spt")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -328,7 +328,7 @@ def test_experimental_equals_its_literal_twin() -> None:
 @given(instances())
 def test_theorem_1_every_job_placed_by_3lb_and_nobody_worse_off(inst: MospInstance) -> None:
     run = mocca_run(inst)
-    check_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
+    validate_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
     local = local_schedule(inst)
     kept = run.phase == 1
     assert np.array_equal(run.schedule.start[kept], local.start[kept])
@@ -343,14 +343,14 @@ def test_formal_mocca_outside_theorem_1_refuses_or_keeps_its_guarantees(inst: Mo
         schedule = mocca(inst, local_order=order, seed=seed)
     except ConfigError:
         return
-    check_mosp_schedule(inst, schedule, local_order=order, seed=seed, makespan_bound=3 * inst.lower_bound())
+    validate_mosp_schedule(inst, schedule, local_order=order, seed=seed, makespan_bound=3 * inst.lower_bound())
 
 
 @given(instances(fit_all=False), st.sampled_from(["hf", "lpt", "spt", "rnd"]), st.integers(0, 3))
 def test_experimental_is_valid_and_compaction_never_delays(inst: MospInstance, order: str, seed: int) -> None:
     run = mocca_experimental_run(inst, local_order=order, seed=seed)
     for schedule in (run.backward, run.schedule):
-        check_mosp_schedule(inst, schedule, local_order=order, seed=seed)
+        validate_mosp_schedule(inst, schedule, local_order=order, seed=seed)
     assert (run.schedule.start <= run.backward.start).all()
     assert np.array_equal(run.schedule.cluster, run.backward.cluster)
     local = local_schedule(inst, order=order, seed=seed)
@@ -368,7 +368,7 @@ def test_experimental_meets_3lb_with_hf_when_jobs_fit_every_cluster(inst: MospIn
     here. A failure would be a counterexample worth keeping, and the schedule would still be valid."""
     run = mocca_experimental_run(inst)
     assert not run.restored.any()
-    check_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
+    validate_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
 
 
 # ---------------------------------------------------------------------------------------------------------------

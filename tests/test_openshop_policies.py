@@ -20,7 +20,7 @@ from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies import _lemma4_kernels as _lemma4
 from fairsched.openshop.policies import fifo, get_algorithm, kmaxmin, lptf, luf, pba, sptf
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 
 # 3 jobs x 2 machines, worked by hand in the tests below; τ = (8, 3), τ_H (linear utilities) = 11.
 TIMES = [[3, 1], [1, 2], [4, 0]]
@@ -270,7 +270,7 @@ def test_every_algorithm_gives_a_valid_deterministic_schedule(inst: OpenShopInst
         if name == "kmaxmin" and kind == "linear":
             continue
         s = solve(inst, name, seed=seed, utilities=kind)
-        check_openshop_schedule(inst, s)
+        validate_openshop_schedule(inst, s)
         again = solve(inst, name, seed=seed, utilities=kind)
         assert s.task_start.tolist() == again.task_start.tolist()
 

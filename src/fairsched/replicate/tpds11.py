@@ -42,7 +42,7 @@ from fairsched.mosp.instance import MospInstance
 from fairsched.mosp.metrics import makespan, proven_bound, score
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 
 __all__ = ["EXPERIMENTS", "PAPER_NOTES", "TPDS11Config", "TPDS11Result", "run", "to_json"]
 
@@ -95,7 +95,7 @@ class TPDS11Config:
     out_dir : if given, `fairsched.report.mosp.write_tpds11_outputs` writes there (the CLI always passes one).
     experiments : which of `EXPERIMENTS` to run.
     instances : instances per combination, overriding ``quick`` (both homogeneous and heterogeneous).
-    validate : check every schedule with `fairsched.mosp.validate.check_mosp_schedule` (guarantees included).
+    validate : check every schedule with `fairsched.mosp.validate.validate_mosp_schedule` (guarantees included).
     """
 
     quick: bool = False
@@ -269,7 +269,7 @@ def _validate(spec: _Spec, instance: MospInstance, schedule: Any, *, bound: floa
     if not spec.validate:
         return
     try:
-        check_mosp_schedule(instance, schedule, local_order=local_order, makespan_bound=bound,
+        validate_mosp_schedule(instance, schedule, local_order=local_order, makespan_bound=bound,
                             delay_reference=delay_reference, seed=spec.seed)
     except InvalidScheduleError as exc:
         raise InvalidScheduleError(f"{spec}: {exc}") from exc
