@@ -462,7 +462,7 @@ def replicate_tpds11_command(
     from fairsched.replicate import tpds11
     from fairsched.report.mosp import tpds11_renderable, write_tpds11_outputs
 
-    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments), out_dir=out)
+    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments))
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
@@ -542,7 +542,7 @@ def replicate_networking20_command(
     from fairsched.replicate import networking20
     from fairsched.report.openshop import networking20_renderable, write_networking20_outputs
 
-    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed, out_dir=out)
+    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed)
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = networking20.run(config, progress=progress)

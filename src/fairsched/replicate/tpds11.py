@@ -54,7 +54,6 @@ PROCS: tuple[int, ...] = (32, 128, 512)
 LOCAL_ORDERS: tuple[str, ...] = ("hf", "lpt", "spt", "rnd")
 THRESHOLDS: tuple[int, ...] = (3, 4)
 PARETO_SHAPES: tuple[int, ...] = tuple(range(1, 11))
-HOMOGENEOUS_ALGORITHMS: tuple[str, ...] = ("local", "mocca-exp", "mocca+ilba")
 HETEROGENEOUS_ORGS = 10
 ALL = "all"
 OPTIMAL_TOLERANCE = 1e-9  # score 1 up to float rounding of LB = W̄ (a ratio of integers)
@@ -92,7 +91,6 @@ class TPDS11Config:
     quick : 5 instances per combination instead of 50 (8 instead of 75 for ``heterogeneous``).
     jobs : worker processes.
     seed : the one seed every instance's seed derives from.
-    out_dir : if given, `fairsched.report.mosp.write_tpds11_outputs` writes there (the CLI always passes one).
     experiments : which of `EXPERIMENTS` to run.
     instances : instances per combination, overriding ``quick`` (both homogeneous and heterogeneous).
     validate : check every schedule with `fairsched.mosp.validate.validate_mosp_schedule` (guarantees included).
@@ -101,7 +99,6 @@ class TPDS11Config:
     quick: bool = False
     jobs: int = 1
     seed: int = 0
-    out_dir: Path | None = None
     experiments: tuple[str, ...] = EXPERIMENTS
     instances: int | None = None
     validate: bool = True
