@@ -19,7 +19,8 @@ Reference: G. Sabin, P. Sadayappan, "Unfairness metrics for space-sharing parall
   more; `subset_scheme` chooses ``interleaved`` (job i, in arrival order, goes to subset i mod 10: every subset
   spans the whole trace, like a random sample; the default) or ``blocks`` (10 consecutive stretches of jobs).
 
-Deviations: CTC's machine size is the trace header's 338 batch processors (the paper says "430 batch nodes");
+Deviations: CTC's machine size is the trace header's 338 batch processors (the paper says "430 batch nodes";
+``machine_sizes=(("CTC-SP2", 430),)`` runs that, docs/replication/jsspp05.md compares both);
 Spearman's rho is computed as Pearson's correlation of average ranks (ties shared), without scipy.
 
 Nothing here is random, so there is no seed: the same configuration gives the same numbers, whatever the number
@@ -87,6 +88,10 @@ class JSSPP05Config:
     subset_scheme : how jobs are dealt into those subsets: ``interleaved`` (job i to subset i mod n_subsets) or
         ``blocks`` (consecutive stretches); see the module docstring.
     workers : worker processes (1 = in this process).
+    skip_jobs : jobs skipped (after cleaning) before the subset; 1000 reproduces the paper's CTC-SP2 Table 1
+        exactly (docs/replication/jsspp05.md, "Which 5,000 jobs").
+    machine_sizes : (trace, processors) pairs overriding the header's MaxProcs as machine size, e.g.
+        ``(("CTC-SP2", 430),)`` for the paper's "430 batch nodes".
     """
 
     traces_dir: Path | None = None
@@ -98,6 +103,8 @@ class JSSPP05Config:
     n_subsets: int = 10
     subset_scheme: str = "interleaved"
     workers: int = 1
+    skip_jobs: int = 0
+    machine_sizes: tuple[tuple[str, int], ...] = ()
 
     @classmethod
     def quick(cls, **overrides: Any) -> JSSPP05Config:
@@ -216,7 +223,7 @@ def _check_config(config: JSSPP05Config) -> None:
     if any(not (0 < load < 1) for load in config.loads):
         raise ConfigError(f"loads={config.loads!r}: expected offered loads in (0, 1), e.g. 0.7, 0.98")
     for name, value, least in (("subset_size", config.subset_size, 2), ("n_subsets", config.n_subsets, 1),
-                               ("workers", config.workers, 1)):
+                               ("workers", config.workers, 1), ("skip_jobs", config.skip_jobs, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ConfigError(f"{name}={value!r}: expected an integer >= {least}")
     if config.n_subsets > config.subset_size:
@@ -229,10 +236,12 @@ def _check_config(config: JSSPP05Config) -> None:
 def _prepare_trace(name: str, path: Path, config: JSSPP05Config) -> dict[str, Any]:
     """Read, clean (P = MaxProcs), keep the first jobs, scale to every load: jobs, factors, info (Table 1)."""
     workload = read_swf(path)
-    processors = workload.header_int("MaxProcs")
+    processors = dict(config.machine_sizes).get(name, workload.header_int("MaxProcs"))
     if processors is None or processors < 1:
         raise ConfigError(f"{path}: the header gives no MaxProcs, which the replication uses as machine size")
     cleaned, _ = clean(workload, max_processors=processors)
+    if config.skip_jobs:
+        cleaned = cleaned.with_jobs(cleaned.jobs.iloc[config.skip_jobs:].reset_index(drop=True))
     subset = first_jobs(cleaned, config.subset_size)
     natural = offered_load(subset, processors)
     jobs, factors = {}, {}
