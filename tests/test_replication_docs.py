@@ -14,7 +14,7 @@ from fairsched.replicate._networking20_ablations import verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "replication" / "data"
-DOCS = ["networking20.md"]
+DOCS = ["networking20.md", "jsspp05.md", "tpds11.md"]
 
 
 @pytest.mark.parametrize("doc", DOCS)
