@@ -4,7 +4,9 @@ first k of the 5,000 jobs the replication uses (scaled to the load as a whole: O
 (docs/replication/jsspp05.md, "OSC"). Prints JSON: per n, seconds for the
 simulation and for the strict what-ifs, the queue length at arrivals, and the top functions of a cProfile run.
 
-    python benchmarks/bench_osc_fst.py [--jobs 250,500,1000] [--load 0.9] [--profile 500]
+    python benchmarks/bench_osc_fst.py [--jobs 250,500,1000] [--load 0.9] [--profile 500] [--csv FILE]
+
+``--csv`` also writes the runs (without the profile) as CSV, e.g. docs/replication/data/jsspp05_osc_cost.csv.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ def main() -> None:
     parser.add_argument("--load", type=float, default=0.9)
     parser.add_argument("--backfill", default="conservative")
     parser.add_argument("--profile", type=int, default=500, help="profile the run of this many jobs (0: none)")
+    parser.add_argument("--csv", default=None)
     args = parser.parse_args()
     workload = read_swf(default_traces_dir() / TRACES["OSC"])
     procs = workload.header_int("MaxProcs")
@@ -69,6 +72,13 @@ def main() -> None:
                                   if line.strip() and line.strip()[0].isdigit()][:8]
         out["runs"].append(run)
     print(json.dumps(out, indent=1))
+    if args.csv:
+        import pandas as pd
+
+        from fairsched.report.export import write_csv
+
+        write_csv(pd.DataFrame([{k: v for k, v in run.items() if k != "profile_top"} for run in out["runs"]]),
+                  args.csv)
 
 
 if __name__ == "__main__":

@@ -276,12 +276,22 @@ def table_cost(data: Path) -> str:
                           rows, "llrrr")
 
 
+def table_osc(data: Path) -> str:
+    """OSC at 90 %, FCFS × conservative: one simulation and its strict what-ifs on the first k jobs
+    (`benchmarks/bench_osc_fst.py --jobs 1000,2000 --csv ...` and ``--jobs 3000,4000``, merged)."""
+    frame = pd.read_csv(data / "jsspp05_osc_cost.csv")
+    rows = [(f"{int(r.jobs):,}", fmt(r.simulate_s, 2), fmt(r.strict_whatifs_s, 1), fmt(r.mean_queue_at_arrival, 0),
+             int(r.max_queue_at_arrival)) for r in frame.itertuples()]
+    return markdown_table(("first k jobs", "simulation (s)", "strict what-ifs (s)", "mean queue at an arrival",
+                           "longest queue"), rows, "lrrrr")
+
+
 TABLES = {"jsspp05-table1": table_table1, "jsspp05-overall": table_overall,
           "jsspp05-quick-overall": lambda d: table_overall(d, loads=jsspp05.QUICK_LOADS),
           "jsspp05-spearman": table_spearman,
           "jsspp05-quick-spearman": lambda d: table_spearman(d, "jsspp05_quick_spearman.csv"),
           "jsspp05-ctc": table_ctc, "jsspp05-ratios": table_ratios,
-          "jsspp05-cost": table_cost}
+          "jsspp05-cost": table_cost, "jsspp05-osc": table_osc}
 
 
 def main(argv: list[str] | None = None) -> None:

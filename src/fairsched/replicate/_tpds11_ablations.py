@@ -7,13 +7,14 @@ Steps, each writing ``docs/replication/data/tpds11_*.csv``:
   the §7.2.4 trends, §7.2.5 (m has no influence: Welch's t-test between m values), §7.2.6 (the worst local score,
   how often MOCCA scores worst), the §7.2.1 correlations between N and local's score, the share of optimal scores
   (§7.2.2), and the heterogeneous grids (§7.4) with and without n = 10;
-* ``variants`` (2–4 min): instance-generator variants (`VARIANTS`, plain data: a name and overrides), 10 instances
-  per (dist, N, n, m) instead of 50, scored by local (HF), MOCCA and MOCCA+ILBA — for the swf gap (sizes scaled
-  to m or not, q < m, n) and the local-HF gap at N = 10/20 (local order, owner assignment);
+* ``swf``, ``local``, ``hetero`` (2–30 min each on a loaded machine): instance-generator variants (`VARIANTS`,
+  `HETERO_VARIANTS`: plain data, a name and overrides), 10 instances per (dist, N, n, m) instead of 50, scored by
+  local (HF), MOCCA and MOCCA+ILBA — for the swf gap (sizes scaled to m or not, q < m, run-time tail, n), the
+  local-HF gap at N = 10/20 (local order, owner assignment, widths) and §7.4 (which cluster a job must fit).
 
 Regenerate::
 
-    python -m fairsched.replicate._tpds11_ablations base variants --out docs/replication/data
+    python -m fairsched.replicate._tpds11_ablations base swf local hetero --out docs/replication/data
     python -m fairsched.replicate._doc_tables docs/replication/tpds11.md
 """
 
@@ -66,12 +67,13 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("swf", "unscaled model, q < m", "swf", {"lublin_scaled": False, "strict_width": True}),
     Variant("swf", "unscaled model, jobs with q ≥ m redrawn", "swf", {"lublin_scaled": False, "redraw": True}),
     Variant("swf", "lighter run-time tail (log p ≤ 8, p ≤ 50 min)", "swf", {"max_log_runtime": 8.0}),
-    Variant("swf", "n jobs per organization (n·N in all), n ≤ 100", "swf", {"per_org": True, "jobs": (10, 50, 100)}),
-    Variant("local", "ours: HF, i.i.d. Zipf owners", "uni", {"jobs": (50, 100, 500), "orgs": (10, 20)}),
-    Variant("local", "LPT local order", "uni", {"jobs": (50, 100, 500), "orgs": (10, 20), "local_order": "lpt"}),
+    Variant("local", "ours: HF, i.i.d. Zipf owners", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20)}),
+    Variant("local", "LPT local order", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "local_order": "lpt"}),
     Variant("local", "expected Zipf shares (no draw)", "uni",
-            {"jobs": (50, 100, 500), "orgs": (10, 20), "owners": "expected"}),
-    Variant("local", "q uniform in 1..m/2", "uni", {"jobs": (50, 100, 500), "orgs": (10, 20), "half_width": True}),
+            {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "owners": "expected"}),
+    Variant("local", "q uniform in 1..m/2", "uni",
+            {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "half_width": True}),
+    Variant("local", "Zipf exponent s = 1.3", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "zipf_s": 1.3}),
 )
 VARIANT_INSTANCES = 10
 HETERO_VARIANTS: tuple[Variant, ...] = tuple(
@@ -81,10 +83,10 @@ HETERO_VARIANTS: tuple[Variant, ...] = tuple(
     for label, extra in (("ours: q ≤ the owner's cluster", {}), ("q ≤ the smallest cluster", {"fit_all": True})))
 
 
-def _owners(n_jobs: int, n_orgs: int, rng: np.random.Generator, how: str) -> np.ndarray:
+def _owners(n_jobs: int, n_orgs: int, rng: np.random.Generator, how: str, s: float = 1.4267) -> np.ndarray:
     if how == "iid":
-        return zipf_owners(n_jobs, n_orgs, rng)
-    share = zipf_weights(n_orgs, 1.4267) * n_jobs
+        return zipf_owners(n_jobs, n_orgs, rng, s=s)
+    share = zipf_weights(n_orgs, s) * n_jobs
     counts = np.floor(share).astype(np.int64)
     counts[np.argsort(-(share - counts), kind="stable")[: n_jobs - counts.sum()]] += 1
     return np.repeat(np.arange(n_orgs), counts)
@@ -95,7 +97,7 @@ def _instance(variant: Variant, n_orgs: int, n_jobs: int, m: int, rng: np.random
     o = variant.overrides
     procs = (heterogeneous_procs(n_orgs, rng, shape=float(-m)) if m < 0 else np.full(n_orgs, m, dtype=np.int64))
     n_jobs = n_jobs * n_orgs if o.get("per_org") else n_jobs
-    owner = _owners(n_jobs, n_orgs, rng, o.get("owners", "iid"))
+    owner = _owners(n_jobs, n_orgs, rng, o.get("owners", "iid"), o.get("zipf_s", 1.4267))
     size = np.full(n_jobs, procs.min()) if o.get("fit_all") else procs[owner]  # the cluster each job must fit
     cap = size - 1 if o.get("strict_width") else size
     if variant.dist == "uni":
@@ -295,18 +297,17 @@ def table_hetero(data: Path) -> str:
 
 def table_variants(data: Path, group: str) -> str:
     """Generator variants: mean scores of local, MOCCA, MOCCA+ILBA, share of score 1, LB = p_max share."""
-    frame = pd.read_csv(data / "tpds11_variants.csv")
-    frame = frame[frame["group"] == group]
+    frame = pd.read_csv(data / f"tpds11_variants_{group}.csv")
     rows = []
     for name, part in frame.groupby("variant", sort=False):
         cells = [fmt(part[c].mean(), 3) for c in ("local", "mocca", "ilba")]
         if group == "local":
-            cells = [fmt(part[part["orgs"] == n]["local"].mean()) for n in (10, 20)] + cells[1:]
+            cells = [fmt(part[part["orgs"] == n]["local"].mean()) for n in tpds11.ORGS] + cells[1:]
         rows.append((name, *cells, fmt(100 * part["mocca_moved"].mean(), 0),
                      fmt(100 * (part["ilba"] <= OPTIMAL).mean(), 0), fmt(100 * part["lb_is_pmax"].mean(), 0),
                      fmt(part["mean_width_over_m"].mean())))
     head = (("local", "MOCCA", "MOCCA+ILBA") if group == "swf" else
-            ("local, N = 10 (paper 4.93)", "local, N = 20 (paper 7.35)", "MOCCA", "MOCCA+ILBA"))
+            ("local, N = 2 (paper 1.57)", "N = 5 (3.00)", "N = 10 (4.93)", "N = 20 (7.35)", "MOCCA", "MOCCA+ILBA"))
     return markdown_table(("instances", *head, "MOCCA moved a job (%)", "ILBA score 1 (%)", "LB = p_max (%)",
                            "mean q / m"), rows)
 
@@ -350,7 +351,7 @@ def main(argv: list[str] | None = None) -> None:
     from fairsched.report.export import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("steps", nargs="+", choices=("base", "variants", "hetero"))
+    parser.add_argument("steps", nargs="+", choices=("base", "swf", "local", "hetero"))
     parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
@@ -359,8 +360,10 @@ def main(argv: list[str] | None = None) -> None:
         write_csv(pd.DataFrame.from_records(result.rows), args.out / "tpds11_rows.csv")
         for stem, frame in analyses(result.scores).items():
             write_csv(frame, args.out / f"{stem}.csv")
-    if "variants" in args.steps:
-        write_csv(run_variants(), args.out / "tpds11_variants.csv")
+    for group in ("swf", "local"):
+        if group in args.steps:
+            chosen = tuple(v for v in VARIANTS if v.group == group)
+            write_csv(run_variants(chosen), args.out / f"tpds11_variants_{group}.csv")
     if "hetero" in args.steps:
         write_csv(run_variants(HETERO_VARIANTS), args.out / "tpds11_hetero_variants.csv")
 
