@@ -153,7 +153,7 @@ def test_backfill_command_json_is_one_document_and_outputs_are_written(toy_trace
     assert doc["config"]["fairness"] == ["fst-strict", "re"]
     assert doc["metrics"]["n_jobs"] == 5
     assert set(doc["outputs"]) == {"schedule.csv", "fairness.csv", "jobs.csv", "schedule.swf", "gantt.png",
-                                   "report.json"}
+                                   "report.json", "report.html"}
     assert (out / "fairness.csv").read_text().splitlines()[0] == "job,fst_strict,re_deserved,re_consumed"
     assert json.loads((out / "report.json").read_text())["metrics"] == doc["metrics"]
 

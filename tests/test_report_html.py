@@ -154,3 +154,19 @@ def test_chromium_check_sees_console_errors_and_blank_pages(tmp_path: Path) -> N
     console, shot = chromium_load(bad, tmp_path)
     assert any("undefinedFunction" in line for line in console)
     assert (shot.sum(axis=2) < 200).mean() == 0
+
+
+@needs_chromium
+@pytest.mark.parametrize("command", [["compare", "--orgs", "2", "--policies", "rr,fairshare"],
+                                     ["backfill", "--fairness", "re"]])
+def test_chromium_loads_a_command_report(command: list[str], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import run_main
+    from tests.test_byte_identical import small_swf
+
+    swf = small_swf(tmp_path / "small.swf")
+    code, _, err = run_main([*command, "--trace", str(swf), "--out", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    console, shot = chromium_load(tmp_path / "o" / "report.html", tmp_path)
+    assert console == []
+    assert (shot.sum(axis=2) < 200).mean() > 0.001

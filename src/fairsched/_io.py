@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,3 +67,45 @@ def ensure_writable_dir(path: str | Path) -> Path:
         raise InputError(f"cannot write output files here ({exc.strerror or exc}); choose another --out",
                          path=folder) from exc
     return folder
+
+
+OUTPUT_MARKER = "report.json"  # every --out directory fairsched writes has one, written last
+
+
+@contextlib.contextmanager
+def staged_dir(out: str | Path) -> Iterator[Path]:
+    """Build an output directory in a hidden temporary sibling, then put it at `out` in one rename.
+
+    An interruption (Ctrl-C) or an error before the end leaves neither an empty nor a half-written `out`, and a
+    previous run's files at `out` are replaced as a whole (none of them is left beside the new ones). A previous
+    `out` is only replaced when it is empty or was written by fairsched (it holds ``report.json``): any other
+    directory is refused rather than deleted.
+
+    Raises
+    ------
+    InputError : `out` is a file, a directory fairsched did not write, or its parent cannot be written.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file; --out needs a directory", path=out)
+    if out.is_dir() and any(out.iterdir()) and not (out / OUTPUT_MARKER).is_file():
+        raise InputError(f"holds files fairsched did not write (no {OUTPUT_MARKER}); --out replaces the whole "
+                         "directory, so choose a new or empty one", path=out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    except OSError as exc:
+        raise InputError(f"cannot write output files here ({exc.strerror or exc}); choose another --out",
+                         path=out) from exc
+    try:
+        yield stage
+        os.chmod(stage, 0o777 & ~_current_umask())  # mkdtemp makes it 0700; give it a plain mkdir's mode
+        if out.is_dir():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+            os.replace(out, old / out.name)
+            os.replace(stage, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(stage, out)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)  # gone already after a successful rename

@@ -158,7 +158,7 @@ def run(config: PPAM13Config, *, progress: ProgressCallback | None = None) -> Re
     ConfigError : a missing trace (naming the file and the directory searched), or bad options.
     """
     started = time.perf_counter()
-    _check(config)
+    check_config(config)
     workloads = load_traces(config.traces, config.traces_dir)
     rows, per_window = measure(cells(config), workloads, seed=config.seed, jobs=config.jobs, progress=progress)
     result = ReplicationResult(paper=PAPER_NAME, config=config, rows=rows, per_window=per_window,
@@ -170,7 +170,8 @@ def run(config: PPAM13Config, *, progress: ProgressCallback | None = None) -> Re
     return result
 
 
-def _check(config: PPAM13Config) -> None:
+def check_config(config: PPAM13Config) -> None:
+    """ConfigError naming the first field out of range."""
     check_common(config.jobs, config.seed, config.windows)
     check_names("tables", config.tables, TABLES)
     check_names("traces", config.traces, TRACES)

@@ -33,6 +33,10 @@ REPORT_FILE = "report.html"
 # Beyond this many rows a table is cut in the page (the CSV file beside it has them all) and the page says so:
 # a browser renders 10k-row tables slowly, and nobody reads them there.
 MAX_TABLE_ROWS = 500
+# A CSV file of an output directory with at most this many rows is shown as a table of the page; longer ones
+# (schedules, one row per job) are only linked.
+MAX_PAGE_CSV_ROWS = 200
+MAX_PAGE_CSV_COLUMNS = 12
 _MIME = {"png": "image/png", "svg": "image/svg+xml"}
 
 
@@ -102,7 +106,7 @@ class Report:
     """Everything one page shows. `command` is the exact shell command that regenerates the output directory.
 
     `files` are paths relative to the page (linked, not inlined); `notes` are shown above the tables, `warnings`
-    highlighted.
+    highlighted; `text` holds (title, preformatted text) blocks, such as the tables printed on the terminal.
     """
 
     title: str
@@ -114,6 +118,7 @@ class Report:
     notes: Sequence[str] = ()
     warnings: Sequence[str] = ()
     files: Sequence[str] = ()
+    text: Sequence[tuple[str, str]] = ()
 
 
 def command_line(argv: Sequence[str], program: str = "fairsched") -> str:
@@ -123,6 +128,53 @@ def command_line(argv: Sequence[str], program: str = "fairsched") -> str:
     "fairsched compare --trace 'my trace.swf' --out out/x"
     """
     return shlex.join([program, *argv])
+
+
+def output_report(out_dir: str | Path, *, title: str, command: str, summary: str = "",
+                  config: Mapping[str, Any] | None = None, text: Sequence[tuple[str, str]] = (),
+                  notes: Sequence[str] = (), warnings: Sequence[str] = ()) -> Report:
+    """The page of a finished ``--out`` directory: every small CSV file as a table, every figure inlined, every
+    file linked.
+
+    A CSV file becomes a table when it has at most `MAX_PAGE_CSV_ROWS` rows and `MAX_PAGE_CSV_COLUMNS` columns
+    (summaries, per-organization tables); longer or wider ones (schedules, Batsim exports) are only linked.
+    """
+    out = Path(out_dir)
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != REPORT_FILE)
+    tables = []
+    for name in files:
+        if name.endswith(".csv"):
+            table = _csv_table(out / name, name)
+            if table is not None:
+                tables.append(table)
+    figures = [Figure.from_file(name, out / name) for name in files if name.rsplit(".", 1)[-1] in _MIME]
+    return Report(title=title, command=command, summary=summary, config=dict(config or {}), tables=tables,
+                  figures=figures, notes=notes, warnings=warnings, files=files, text=text)
+
+
+def _csv_table(path: Path, title: str) -> Table | None:
+    import csv
+
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        columns = next(reader, None)
+        if columns is not None and len(columns) > MAX_PAGE_CSV_COLUMNS:
+            return None
+        rows = []
+        for row in reader:
+            if len(rows) == MAX_PAGE_CSV_ROWS:
+                return None
+            rows.append([_number(cell) for cell in row])
+    return None if columns is None else Table(title, columns, rows)
+
+
+def _number(cell: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(cell)
+        except ValueError:
+            pass
+    return cell
 
 
 def write_report_html(report: Report, out_dir: str | Path) -> Path:
@@ -153,14 +205,17 @@ def render_html(report: Report) -> str:
         parts.append("<h2>Notes</h2><ul>")
         parts.extend(f"<li>{_e(n)}</li>" for n in report.notes)
         parts.append("</ul>")
-    for table in report.tables:
-        parts.append(f"<h2>{_e(table.title)}</h2>" if table.title else "")
-        parts.append(_table_html(table))
+    for heading, text in report.text:
+        parts.append(f"<h2>{_e(heading)}</h2>" if heading else "")
+        parts.append(f'<pre class="text">{_e(text)}</pre>')
     for figure in report.figures:
         parts.append(f"<figure><h2>{_e(figure.title)}</h2>"
                      f'<img src="{figure.data_uri()}" alt="{_e(figure.title)}">'
                      + (f"<figcaption>{_e(figure.caption)}</figcaption>" if figure.caption else "")
                      + "</figure>")
+    for table in report.tables:
+        parts.append(f"<h2>{_e(table.title)}</h2>" if table.title else "")
+        parts.append(_table_html(table))
     if report.files:
         parts.append("<h2>Files</h2><ul class=\"files\">")
         parts.extend(f'<li><a href="{_e(name)}">{_e(name)}</a></li>' for name in report.files)
@@ -180,7 +235,7 @@ def _table_html(table: Table, *, header: bool = True) -> str:
     if len(rows) > len(shown):
         notes.append(f"first {len(shown):,} of {len(rows):,} rows shown; the CSV file has them all")
     note = "".join(f'<p class="note">{_e(n)}</p>' for n in notes)
-    return f"<table>{head}<tbody>{body}</tbody></table>{note}"
+    return f'<div class="wide"><table>{head}<tbody>{body}</tbody></table></div>{note}'
 
 
 def _cell(value: Any) -> str:
@@ -219,5 +274,6 @@ table{border-collapse:collapse;margin:.4rem 0;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.25rem .55rem;text-align:left;vertical-align:top}
 th{background:#f0f0f0}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .warnings{background:#fff4e5;border-left:4px solid #e69500;padding:.2rem 1rem;margin-top:1.2rem}
+div.wide{overflow-x:auto}pre.text{font-size:.8rem;line-height:1.25;overflow-x:auto}
 figure{margin:1rem 0}img{max-width:100%;height:auto;border:1px solid #eee}
 """

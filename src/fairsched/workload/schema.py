@@ -39,3 +39,10 @@ PROCESSORS = "processors"              # allocated_processors, else requested_pr
 RUNTIME_ESTIMATE = "runtime_estimate"  # requested_time, else run_time
 
 MISSING = -1
+
+# Accounting columns that the readers of scheduler logs (fairsched.workload.sacct, fairsched.workload.jobs_csv)
+# add beside the SWF ones: the log's own job id and the accounting keys that can form organizations, as strings
+# ("" when the log lacks the key), and the job's memory in MB (NaN when unknown).
+JOB_ID = "job_id"
+ACCOUNTING_KEYS: tuple[str, ...] = ("account", "user", "group", "partition", "queue")
+MEMORY_MB = "memory_mb"

@@ -1,0 +1,383 @@
+"""The recorded schedule: read a log (SWF, sacct, jobs.csv), form organizations, decide who owns what.
+
+Pipeline of this module: `read_log` (format sniffing, one reader per format, all in `fairsched.workload`) →
+`recorded_jobs` (the audit window, the jobs used, the organizations and their members) → `ownership` (entitled
+shares and the CPUs each organization brought, from ``--shares`` and ``--cpus``).
+
+Column names of `Recorded.jobs` (one row per job submitted in the window, in submit order; int64 seconds on the
+log's clock):
+
+==============  ==================================================================================
+job_id          the log's own job id (str)
+org             0-based organization (index into `Recorded.orgs`)
+submit          submit time
+start           recorded start; `NEVER` for a job that never started (kept: "waiting at the end")
+run             recorded run time (0 allowed; -1 when never started)
+end             start + run (`NEVER` when never started)
+cpus            CPUs allocated (requested ones for a job that never started)
+estimate        the user's time limit (s), else the run time (the reader's ``runtime_estimate``)
+memory_mb       memory of the job (NaN when the log has none)
+==============  ==================================================================================
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import math
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from fairsched.errors import ConfigError, InputError
+from fairsched.workload.jobs_csv import is_jobs_csv_header, read_jobs_csv
+from fairsched.workload.model import Workload
+from fairsched.workload.sacct import is_sacct_header, read_sacct
+from fairsched.workload.schema import ACCOUNTING_KEYS, JOB_ID, MEMORY_MB, PROCESSORS, RUNTIME_ESTIMATE
+from fairsched.workload.swf import read_swf
+
+FORMATS = ("auto", "swf", "sacct", "jobs-csv")
+ORG_BY = ("account", "group", "user", "partition", "queue")
+JOB_COLUMNS = ("job_id", "org", "submit", "start", "run", "end", "cpus", "estimate", "memory_mb")
+NEVER = np.iinfo(np.int64).max // 4  # "never started": far beyond any horizon, still safe to add run times to
+_SWF_KEYS = {"user": "user_id", "group": "group_id", "queue": "queue_number", "partition": "partition_number"}
+SKIP_NEVER_STARTED = "never started (kept as waiting at the end)"
+SKIP_OUTSIDE = "submitted outside --since/--until"
+
+
+def sniff_format(path: str | Path) -> str:
+    """``swf``, ``sacct`` or ``jobs-csv`` from the first non-empty line of the (possibly gzipped) file."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    except OSError as exc:
+        raise InputError(f"cannot read ({exc.strerror or exc})", path=path) from exc
+    if head[:2] == b"\x1f\x8b":
+        with gzip.open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+    text = head.decode("utf-8", errors="replace")
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if is_sacct_header(first):
+        return "sacct"
+    if is_jobs_csv_header(first):
+        return "jobs-csv"
+    if first.lstrip().startswith(";") or first.strip()[:1].isdigit():
+        return "swf"
+    if not first:
+        raise InputError("empty log: no job to audit", path=path, line=1)
+    raise InputError("cannot tell the log's format from its first line (not an SWF line, not a sacct -P header, "
+                     "not a Batsim jobs.csv header); pass --format swf|sacct|jobs-csv", path=path, line=1)
+
+
+def read_log(path: str | Path, fmt: str = "auto", *, skip_bad_records: bool = False) -> tuple[Workload, str]:
+    """Read the log with the one reader of its format; return the workload and the format used."""
+    if fmt not in FORMATS:
+        raise ConfigError(f"--format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if fmt == "auto":
+        fmt = sniff_format(path)
+    reader = {"swf": read_swf, "sacct": read_sacct, "jobs-csv": read_jobs_csv}[fmt]
+    return reader(path, skip_bad_records=skip_bad_records), fmt
+
+
+def default_org_by(fmt: str) -> str:
+    """``group`` for SWF (no accounts there), ``account`` for sacct and jobs.csv."""
+    return "group" if fmt == "swf" else "account"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The jobs of the audit window and their organizations (module docstring for the columns).
+
+    Attributes
+    ----------
+    jobs : DataFrame with `JOB_COLUMNS`.
+    orgs : organization names, sorted (index = ``org``).
+    members : for each organization, the accounting keys (accounts, users, ...) that form it, sorted.
+    t_begin, t_end : the audit window on the log's clock; utilities are taken at ``t_end``.
+    skipped : records not used, by reason (the reader's, plus never-started and out-of-window jobs).
+    jobs_read : jobs the reader returned.
+    origin_epoch : the log's time 0 in seconds since the epoch (None when the log does not say).
+    """
+
+    jobs: pd.DataFrame
+    orgs: tuple[str, ...]
+    members: tuple[tuple[str, ...], ...]
+    t_begin: int
+    t_end: int
+    skipped: dict[str, int]
+    jobs_read: int
+    origin_epoch: int | None
+
+    @property
+    def n_orgs(self) -> int:
+        return len(self.orgs)
+
+    def column(self, name: str) -> np.ndarray:
+        return self.jobs[name].to_numpy()
+
+    @property
+    def started(self) -> np.ndarray:
+        return self.jobs["start"].to_numpy() < NEVER
+
+
+def parse_time(text: str | float | None, origin_epoch: int | None, flag: str) -> int | None:
+    """``--since``/``--until``: seconds on the log's clock, or an ISO date (``2021-02-11T22:36:19``, UTC)."""
+    if text is None:
+        return None
+    try:
+        return math.floor(float(text))
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(str(text)).replace(tzinfo=UTC)
+    except ValueError:
+        raise ConfigError(f"{flag} {text!r}: expected seconds on the log's clock or a date such as "
+                          "2021-02-11T22:36:19") from None
+    if origin_epoch is None:
+        raise ConfigError(f"{flag} {text!r}: this log gives no UnixStartTime, so dates cannot be placed; "
+                          "give seconds on the log's clock")
+    return int(moment.timestamp()) - origin_epoch
+
+
+def _keys(workload: Workload, fmt: str, org_by: str) -> np.ndarray:
+    jobs = workload.jobs
+    if org_by not in ORG_BY:
+        raise ConfigError(f"--org-by {org_by!r}: choose one of {', '.join(ORG_BY)}")
+    if fmt == "swf":
+        if org_by == "account":
+            raise ConfigError("--org-by account: SWF logs have no accounts; choose group, user, queue or partition")
+        ids = jobs[_SWF_KEYS[org_by]].to_numpy(np.int64)
+        if ids.size and np.all(ids < 0):
+            raise ConfigError(f"--org-by {org_by}: the log records no {org_by} (SWF field "
+                              f"{_SWF_KEYS[org_by]} is -1 for every job); choose another --org-by")
+        return np.where(ids < 0, "", ids.astype(str)).astype(object)
+    keys = jobs[org_by].to_numpy(dtype=object) if org_by in ACCOUNTING_KEYS and org_by in jobs else None
+    if keys is None or (keys.size and all(k == "" for k in keys)):
+        raise ConfigError(f"--org-by {org_by}: the log has no {org_by} column or it is empty everywhere")
+    return keys
+
+
+def read_org_map(path: str | Path) -> dict[str, str]:
+    """CSV ``key,org`` (a header line ``key,org`` is optional): accounting key -> organization name."""
+    path = Path(path)
+    try:
+        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    except OSError as exc:
+        raise InputError(f"cannot read the org map ({exc.strerror or exc})", path=path) from exc
+    mapping: dict[str, str] = {}
+    for line, row in enumerate(rows, start=1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells) or (line == 1 and [c.lower() for c in cells] == ["key", "org"]):
+            continue
+        if len(cells) != 2 or not cells[0] or not cells[1]:
+            raise InputError(f"expected two non-empty cells key,org, got {row!r}", path=path, line=line,
+                             field="key,org")
+        if cells[0] in mapping and mapping[cells[0]] != cells[1]:
+            raise InputError(f"key {cells[0]!r} mapped twice ({mapping[cells[0]]!r} and {cells[1]!r})", path=path,
+                             line=line, field="key")
+        mapping[cells[0]] = cells[1]
+    if not mapping:
+        raise InputError("the org map is empty; expected lines key,org", path=path, line=1)
+    return mapping
+
+
+def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | Path | None = None,
+                  since: str | float | None = None, until: str | float | None = None) -> Recorded:
+    """The jobs to audit, their organizations and members (module docstring); see `Recorded`."""
+    origin = workload.header_int("UnixStartTime")
+    t_since, t_until = parse_time(since, origin, "--since"), parse_time(until, origin, "--until")
+    jobs = workload.jobs
+    skipped = Counter(workload.read_report.skipped)
+    if len(jobs) == 0:
+        raise InputError("the log holds no job", path=workload.source)
+    keys = _keys(workload, fmt, org_by)
+    submit = np.floor(jobs["submit_time"].to_numpy(np.float64)).astype(np.int64)
+    keep = np.ones(len(jobs), dtype=bool)
+    if t_since is not None:
+        keep &= submit >= t_since
+    if t_until is not None:
+        keep &= submit < t_until
+    skipped[SKIP_OUTSIDE] += int((~keep).sum())
+    wait = jobs["wait_time"].to_numpy(np.float64)
+    run = jobs["run_time"].to_numpy(np.float64)
+    started = (wait >= 0) & (run >= 0)
+    if not np.any(keep & started):
+        raise InputError("no job of the log (in the audit window) ever started: nothing to audit",
+                         path=workload.source)
+    skipped[SKIP_NEVER_STARTED] += int((keep & ~started).sum())
+    names = keys[keep].astype(str)
+    names = np.where(names == "", "(none)", names)
+    org_names = _organizations(names, org_map)
+    orgs = tuple(sorted(set(org_names)))
+    index = {name: i for i, name in enumerate(orgs)}
+    members = tuple(tuple(sorted(set(names[org_names == o]))) for o in orgs)
+    start = np.where(started, submit + np.ceil(wait).astype(np.int64), NEVER)[keep]
+    run_s = np.where(started, np.ceil(run), -1).astype(np.int64)[keep]
+    estimate = jobs[RUNTIME_ESTIMATE].to_numpy(np.float64)[keep]
+    estimate = np.where(np.isfinite(estimate) & (estimate > 0), np.ceil(estimate), np.maximum(run_s, 1))
+    memory = jobs[MEMORY_MB].to_numpy(np.float64)[keep] if MEMORY_MB in jobs else np.full(int(keep.sum()), np.nan)
+    job_id = jobs[JOB_ID].astype(str).to_numpy()[keep] if JOB_ID in jobs else \
+        jobs["job_number"].astype(str).to_numpy()[keep]
+    table = pd.DataFrame({
+        "job_id": job_id, "org": np.array([index[o] for o in org_names], dtype=np.int64),
+        "submit": submit[keep], "start": start, "run": run_s,
+        "end": np.where(start < NEVER, start + np.maximum(run_s, 0), NEVER),
+        "cpus": jobs[PROCESSORS].to_numpy(np.int64)[keep], "estimate": estimate.astype(np.int64),
+        "memory_mb": memory,
+    })
+    bad = (table["cpus"].to_numpy() < 1) & (table["start"].to_numpy() < NEVER)
+    if bad.any():
+        first = table['job_id'].iat[int(np.flatnonzero(bad)[0])]
+        raise InputError(f"{int(bad.sum())} started job(s) have no CPU count (first: {first}); "
+                         "pass --skip-bad-records or fix the log", path=workload.source)
+    t_begin = int(t_since) if t_since is not None else int(table["submit"].min())
+    ends = table["end"].to_numpy()
+    t_end = int(t_until) if t_until is not None else int(ends[ends < NEVER].max())
+    return Recorded(jobs=table, orgs=orgs, members=members, t_begin=t_begin, t_end=max(t_end, t_begin),
+                    skipped={k: v for k, v in skipped.items() if v}, jobs_read=len(jobs), origin_epoch=origin)
+
+
+def _organizations(keys: np.ndarray, org_map: str | Path | None) -> np.ndarray:
+    if org_map is None:
+        return keys
+    mapping = read_org_map(org_map)
+    present = set(keys.tolist())
+    unknown = sorted(set(mapping) - present)
+    if unknown:
+        raise InputError(f"the org map names {len(unknown)} key(s) that no job of the log has (first: "
+                         f"{unknown[0]!r}); check --org-by and the audit window", path=org_map)
+    unmapped = sorted(present - set(mapping))
+    if unmapped:
+        raise InputError(f"{len(unmapped)} key(s) of the log are not in the org map (first: {unmapped[0]!r}); "
+                         "map every key to an organization", path=org_map)
+    return np.array([mapping[k] for k in keys.tolist()], dtype=object)
+
+
+# -- ownership -------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ownership:
+    """What each organization brought to the pool.
+
+    Attributes
+    ----------
+    entitled_share : (k,) float, sums to 1.
+    cpus : (k,) int64, the CPUs each organization owns (sums to ``n_cpus``).
+    n_cpus : the pool's CPUs.
+    how : one sentence saying where the shares and the CPU count come from (shown in the report).
+    """
+
+    entitled_share: np.ndarray
+    cpus: np.ndarray
+    n_cpus: int
+    how: str
+
+
+def peak_allocation(recorded: Recorded) -> int:
+    """The largest number of CPUs allocated at once in the recorded schedule."""
+    started = recorded.started & (recorded.column("run") > 0)
+    start, end, cpus = (recorded.column(c)[started] for c in ("start", "end", "cpus"))
+    if start.size == 0:
+        return int(recorded.column("cpus")[recorded.started].max())
+    times = np.concatenate([start, end])
+    delta = np.concatenate([cpus, -cpus])
+    order = np.lexsort((delta, times))  # at equal times, ends (negative) before starts
+    return int(max(np.cumsum(delta[order]).max(), recorded.column("cpus")[recorded.started].max()))
+
+
+def ownership(recorded: Recorded, shares: str | Path = "equal", n_cpus: int | None = None) -> Ownership:
+    """Entitled shares (``equal``, ``usage`` or a CSV file ``org,cpus`` / ``org,share``) and CPUs per organization.
+
+    The pool's CPU count is ``n_cpus``, else the file's total CPUs, else the largest concurrent allocation of the
+    log (a lower bound of the real machine, stated in the report). CPUs are split by the shares with the
+    largest-remainder rule (ties: organization order); an organization with a positive share gets at least one
+    CPU when there are enough.
+    """
+    k = recorded.n_orgs
+    peak = peak_allocation(recorded)
+    file_cpus = None
+    if str(shares) == "equal":
+        weights, how = np.ones(k), "equal shares"
+    elif str(shares) == "usage":
+        weights, how = _cpu_seconds(recorded).astype(np.float64), "shares proportional to the CPU time used"
+    else:
+        weights, file_cpus = _read_shares(Path(shares), recorded.orgs)
+        how = f"shares from {shares}"
+    total = float(weights.sum())
+    if not np.isfinite(total) or total <= 0 or np.any(weights < 0):
+        raise ConfigError(f"--shares {shares}: the shares do not sum to anything positive ({weights.tolist()}); "
+                          "give every organization a share >= 0 and at least one > 0")
+    if n_cpus is None and file_cpus is not None:
+        n_cpus, cpus_how = int(file_cpus.sum()), "the total of the shares file"
+    elif n_cpus is None:
+        n_cpus, cpus_how = peak, "the largest concurrent allocation seen in the log (default; pass --cpus)"
+    else:
+        cpus_how = "--cpus"
+    if n_cpus < peak:
+        raise ConfigError(f"--cpus {n_cpus} is below the {peak} CPUs the log allocates at once; the pool had at "
+                          f"least {peak}")
+    split = file_cpus if file_cpus is not None and int(file_cpus.sum()) == n_cpus else _largest_remainder(
+        weights / total, n_cpus)
+    return Ownership(entitled_share=weights / total, cpus=split.astype(np.int64), n_cpus=int(n_cpus),
+                     how=f"{how}; {n_cpus} CPUs: {cpus_how}")
+
+
+def _cpu_seconds(recorded: Recorded) -> np.ndarray:
+    start, run, cpus, org = (recorded.column(c) for c in ("start", "run", "cpus", "org"))
+    units = np.clip(np.minimum(start + np.maximum(run, 0), recorded.t_end) - np.minimum(start, recorded.t_end), 0,
+                    None)
+    units = np.where(start < NEVER, units, 0)
+    return np.bincount(org, weights=(units * cpus).astype(np.float64), minlength=recorded.n_orgs)
+
+
+def _largest_remainder(share: np.ndarray, n: int) -> np.ndarray:
+    exact = share * n
+    base = np.floor(exact).astype(np.int64)
+    order = np.lexsort((np.arange(share.size), -(exact - base)))
+    base[order[: n - int(base.sum())]] += 1
+    for u in np.flatnonzero((share > 0) & (base == 0)):  # a positive share owns at least one CPU
+        donor = int(np.argmax(base))
+        if base[donor] > 1:
+            base[donor] -= 1
+            base[u] += 1
+    return base
+
+
+def _read_shares(path: Path, orgs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray | None]:
+    try:
+        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    except OSError as exc:
+        raise InputError(f"cannot read the shares file ({exc.strerror or exc}); --shares takes equal, usage "
+                         "or a CSV file org,cpus or org,share", path=path) from exc
+    header = [cell.strip().lower() for cell in rows[0]] if rows else []
+    if header not in (["org", "cpus"], ["org", "share"]):
+        raise InputError(f"expected the header org,cpus or org,share, got {','.join(header)!r}", path=path, line=1,
+                         field="header")
+    values: dict[str, float] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        try:
+            name, value = row[0].strip(), float(row[1])
+        except (IndexError, ValueError):
+            raise InputError(f"expected org,number, got {row!r}", path=path, line=line, field=header[1]) from None
+        if name not in orgs:
+            raise InputError(f"unknown organization {name!r}; the log's are: {', '.join(orgs)}", path=path,
+                             line=line, field="org")
+        if not np.isfinite(value) or value < 0:
+            raise InputError(f"{value} is not a share >= 0", path=path, line=line, field=header[1])
+        values[name] = value
+    missing = [o for o in orgs if o not in values]
+    if missing:
+        raise InputError(f"no share for organization(s) {', '.join(missing)}; list every organization",
+                         path=path)
+    weights = np.array([values[o] for o in orgs], dtype=np.float64)
+    if header[1] == "cpus":
+        if np.any(weights != np.floor(weights)):
+            raise InputError("CPU counts must be whole numbers", path=path, field="cpus")
+        return weights, weights.astype(np.int64)
+    return weights, None

@@ -1,0 +1,425 @@
+"""The ablation grid of issue #12: PPAM'13 Tables 1–2 under every set-up variant, and which conclusions hold.
+
+Reference: P. Skowron, K. Rzadca, "Fair share is not enough: measuring fairness in scheduling with cooperative
+game theory", PPAM 2013 (LNCS 8385), §5.2, conclusions (i)–(v) and the Table 2 paragraph.
+
+A `Variant` is a name plus overrides of `PPAM13Config` fields — data, so a list of variants converts to a sweep
+spec (a grid over config fields) as it stands. `run_variants` runs them all on the same windows: the variants
+that differ only in policy switches share their windows' scenarios and REF runs (REF dominates the cost), so the
+grid costs one simulation of each distinct policy per distinct scenario set-up.
+
+Conclusions, checked on the mean Δψ/p_tot of each (table, trace) cell — literally as the paper states them, the
+two thresholds set so that the paper's numbers pass; `PAPER_VARIANT` checks them on the paper's own tables, which
+fail (i) on LPC-EGEE (RAND behind DIRECTCONTR in both tables) and (ii) on Table 1 RICC (UTFAIRSHARE ahead):
+
+(i)   RAND is the most fair: RAND <= every other policy;
+(ii)  DIRECTCONTR is the most fair of the cheap policies: DIRECTCONTR <= FAIRSHARE, UTFAIRSHARE, CURRFAIRSHARE,
+      ROUNDROBIN;
+(iii) FAIRSHARE is not much worse than DIRECTCONTR: DIRECTCONTR <= FAIRSHARE <= max(3.5 DIRECTCONTR,
+      DIRECTCONTR + 1 s) (the paper's widest gap is 16 vs 5 on Table 1 LPC-EGEE);
+(iv)  ROUNDROBIN is the least fair: ROUNDROBIN >= every other policy;
+(v)   the workload matters: on RICC every policy is less fair than on LPC-EGEE (per table; the paper contrasts
+      RICC with PIK-IPLEX, which we do not have);
+(vi)  Δψ/p_tot grows from Table 1 to Table 2, for every policy (per trace);
+(vii) "in long runs DIRECTCONTR clearly outperforms FAIRSHARE": on Table 2, DIRECTCONTR <= 0.8 FAIRSHARE (the
+      paper: 410/575 = 0.71, 1808/2746 = 0.66).
+
+Each cell also counts the windows in which DIRECTCONTR is strictly fairer than FAIRSHARE, and the converse (a
+paired comparison: the means are dominated by a few windows).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairsched.errors import ConfigError
+from fairsched.replicate import ppam13
+from fairsched.replicate._online_windows import (
+    Cell,
+    PolicySpec,
+    ProgressCallback,
+    load_traces,
+    measure,
+    summarize,
+)
+
+__all__ = ["CONCLUSIONS", "PAPER_VARIANT", "VARIANTS", "Variant", "VariantsResult", "run_variants"]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set-up: `PPAM13Config` field → value overrides (the shipped replication has none)."""
+
+    name: str
+    overrides: tuple[tuple[str, Any], ...] = ()
+    hypothesis: str = ""
+
+
+# The grid of issue #12, one switch at a time (hypothesis numbers of the issue), then the combinations the
+# single switches point to.
+VARIANTS: tuple[Variant, ...] = (
+    Variant("shipped", (), "today's defaults"),
+    Variant("zipf", (("splits", ("zipf",)),), "1: Zipf split, s = 1.4267"),
+    Variant("zipf s=1", (("splits", ("zipf",)), ("zipf_s", 1.0)), "1: Zipf split, s = 1"),
+    Variant("zipf s=2", (("splits", ("zipf",)), ("zipf_s", 2.0)), "1: Zipf split, s = 2"),
+    Variant("dc printed", (("directcontr_update", "printed"),), "2: DIRECTCONTR lines 15–16 as printed"),
+    Variant("warm", (("window_start", "warm"),), "3: warm start (backlog and running jobs)"),
+    Variant("jobs", (("orgs_by", "job"),), "4: jobs, not users, spread over organizations"),
+    Variant("ref literal", (("reference", "ref-literal"),), "5: REF's literal tie rule"),
+    Variant("rand printed", (("rand_estimator", "printed"),), "6: RAND's φ as printed in Alg. 3"),
+    Variant("rand N=75", (("rand_orderings", 75),), "6: RAND with N = 75"),
+    Variant("fs per start", (("fairshare_ratios", "per_start"),), "7: fair-share ratios after each start"),
+    Variant("zipf+dc printed", (("splits", ("zipf",)), ("directcontr_update", "printed")), "1 + 2"),
+)
+PAPER_VARIANT = "paper"  # the pseudo-variant holding the paper's own numbers
+CONCLUSIONS: dict[str, str] = {
+    "i": "RAND most fair",
+    "ii": "DIRECTCONTR most fair of the cheap policies",
+    "iii": "FAIRSHARE not much worse than DIRECTCONTR",
+    "iv": "ROUNDROBIN least fair",
+    "v": "less fair on RICC than on LPC-EGEE",
+    "vi": "less fair on Table 2 than on Table 1",
+    "vii": "Table 2: DIRECTCONTR clearly fairer than FAIRSHARE",
+}
+_FS_WITHIN = 3.5   # (iii)
+_SLACK_S = 1.0     # (iii): within one second of average unjustified delay is "not much worse" whatever the ratio
+_CLEARLY = 0.8     # (vii)
+_SCENARIO_FIELDS = ("splits", "zipf_s", "window_start", "orgs_by", "reference")
+_ROLES = ("ROUNDROBIN", "RAND", "DIRECTCONTR", "FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE")
+_PAPER_BY_ROLE = {cell: {next(role for role in _ROLES if label.startswith(role)): value for label, value in values}
+                  for cell, values in ppam13.PAPER.items()}
+CELL_KEYS = ("variant", "table", "trace", "split", "windows", "policy", "mean", "std", "paper_mean", "paper_std")
+
+
+@dataclass(frozen=True)
+class VariantsResult:
+    """What `run_variants` measured.
+
+    Attributes
+    ----------
+    cells : one row per (variant, table, trace, policy): `CELL_KEYS`, policies named by role ("RAND" whatever
+        its N), the paper's values beside ours.
+    conclusions : one row per (variant, conclusion, table, trace): variant, conclusion, table, trace, holds
+        (bool), detail (the numbers compared); ``trace`` / ``table`` is "" for the conclusions across them.
+        The `PAPER_VARIANT` rows check the criteria on the paper's own numbers.
+    paired : one row per (variant, table, trace): windows where DIRECTCONTR < FAIRSHARE, > FAIRSHARE, equal.
+    per_window : the per-window records of every variant (column ``variant`` added).
+    elapsed_s : wall-clock seconds.
+    files : the files written to ``out_dir`` (name → path), if any.
+    """
+
+    cells: pd.DataFrame
+    conclusions: pd.DataFrame
+    paired: pd.DataFrame
+    per_window: pd.DataFrame
+    elapsed_s: float = 0.0
+    files: dict[str, Path] = field(default_factory=dict)
+
+
+def run_variants(config: ppam13.PPAM13Config, variants: Sequence[Variant] = VARIANTS, *,
+                 progress: ProgressCallback | None = None) -> VariantsResult:
+    """Run PPAM'13 Tables 1–2 under every variant, on the windows `config` draws (module docstring).
+
+    Cost: one simulation per distinct (scenario set-up, policy, window); the default grid on ``quick`` (10
+    windows, both tables and traces) takes about 10 min on one core (docs/replication/ppam13.md).
+
+    Raises
+    ------
+    ConfigError : an unknown config field in a variant, a duplicate variant name, or anything `ppam13.run`
+        refuses.
+    """
+    started = time.perf_counter()
+    configs = _variant_configs(config, variants)
+    workloads = load_traces(config.traces, config.traces_dir)
+    measured = []
+    for cell in _merge(configs):  # one call per set-up: measure() labels its rows by the table columns only
+        _, records = measure([cell], workloads, seed=config.seed, jobs=config.jobs, progress=progress)
+        measured.append(records.assign(**_switch_columns(cell)))
+    per_window = pd.concat(measured, ignore_index=True)
+    frames, cells = [], []
+    for name, variant_config in configs.items():
+        for cell in ppam13.cells(variant_config):
+            mine = per_window[_cell_mask(per_window, cell)]
+            for spec in cell.policies:
+                records = mine[mine["policy"] == _key(spec)].assign(policy=spec.label, variant=name)
+                frames.append(records)
+                if spec.name == "ref":
+                    continue
+                paper = _PAPER_BY_ROLE[(cell.table, cell.trace)].get(_role(spec))  # the tables' split: unsaid
+                cells.append({"variant": name, "table": cell.table, "trace": cell.trace, "split": cell.split,
+                              **_summary(records), "policy": _role(spec),
+                              "paper_mean": None if paper is None else paper[0],
+                              "paper_std": None if paper is None else paper[1]})
+    cell_frame = pd.DataFrame(cells, columns=list(CELL_KEYS))
+    all_windows = pd.concat(frames, ignore_index=True)
+    result = VariantsResult(cells=cell_frame, conclusions=conclusions(cell_frame), paired=_paired(all_windows),
+                            per_window=all_windows, elapsed_s=time.perf_counter() - started)
+    if config.out_dir is not None:
+        result = replace(result, files=write_variants(result, config.out_dir))
+    return result
+
+
+def _variant_configs(config: ppam13.PPAM13Config, variants: Sequence[Variant]) -> dict[str, ppam13.PPAM13Config]:
+    names = [variant.name for variant in variants]
+    if not variants or len(set(names)) != len(names) or PAPER_VARIANT in names:
+        raise ConfigError(f"variants: expected distinct names other than {PAPER_VARIANT!r}, got {names}")
+    configs = {}
+    for variant in variants:
+        try:
+            configs[variant.name] = replace(config, **dict(variant.overrides), out_dir=None)
+        except TypeError as error:
+            raise ConfigError(f"variant {variant.name!r}: {error}; overrides name PPAM13Config fields") from None
+        ppam13.check_config(configs[variant.name])
+    return configs
+
+
+def _key(spec: PolicySpec) -> str:
+    """A policy's label in the merged runs: name and parameters, so that switched policies stay apart."""
+    return spec.name + "".join(f" {key}={value}" for key, value in spec.params)
+
+
+def _role(spec: PolicySpec) -> str:
+    return next(role for role in _ROLES if spec.label.startswith(role))
+
+
+def _merge(configs: dict[str, ppam13.PPAM13Config]) -> list[Cell]:
+    """One cell per distinct scenario set-up, running the union of the variants' policies (labelled by `_key`)."""
+    merged: dict[Cell, Cell] = {}
+    for variant_config in configs.values():
+        for cell in ppam13.cells(variant_config):
+            scenario = replace(cell, policies=(), paper_values=())
+            have = merged.get(scenario, scenario).policies
+            extra = tuple(PolicySpec(_key(spec), spec.name, spec.params) for spec in cell.policies
+                          if _key(spec) not in {known.label for known in have})
+            merged[scenario] = replace(scenario, policies=have + extra)
+    return list(merged.values())
+
+
+def _cell_mask(per_window: pd.DataFrame, cell: Cell) -> pd.Series:
+    mask = (per_window["table"] == cell.table) & (per_window["trace"] == cell.trace) & \
+        (per_window["split"] == cell.split)
+    for column, value in _switch_columns(cell).items():
+        mask &= per_window[column] == value
+    return mask
+
+
+def _switch_columns(cell: Cell) -> dict[str, Any]:
+    return {"orgs_by": cell.orgs_by, "zipf_s": cell.zipf_s, "warm_start": cell.warm_start,
+            "reference": cell.reference}
+
+
+def _summary(records: pd.DataFrame) -> dict[str, Any]:
+    return summarize(records["ratio"].to_numpy(dtype=np.float64))
+
+
+def conclusions(cells: pd.DataFrame) -> pd.DataFrame:
+    """Conclusions (i)–(vii) for every variant in `cells`, plus the paper's own numbers (`PAPER_VARIANT`)."""
+    paper = cells[cells["variant"] == cells["variant"].iloc[0]].assign(
+        variant=PAPER_VARIANT, mean=cells["paper_mean"], std=cells["paper_std"]).dropna(subset=["mean"])
+    rows = []
+    for variant, frame in pd.concat([paper, cells], ignore_index=True).groupby("variant", sort=False):
+        means = {(r.table, r.trace, r.policy): float(r.mean) for r in frame.itertuples()}
+        rows.extend({"variant": variant, **row} for row in _check(means))
+    return pd.DataFrame(rows, columns=["variant", "conclusion", "table", "trace", "holds", "detail"])
+
+
+def _check(means: dict[tuple[str, str, str], float]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    cells = list(dict.fromkeys((table, trace) for table, trace, _ in means))
+
+    def add(conclusion: str, table: str, trace: str, holds: bool, detail: str) -> None:
+        rows.append({"conclusion": conclusion, "table": table, "trace": trace, "holds": bool(holds),
+                     "detail": detail})
+
+    for table, trace in cells:
+        m = {policy: means[(table, trace, policy)] for policy in _ROLES if (table, trace, policy) in means}
+        if len(m) < len(_ROLES):
+            continue
+        others = [p for p in _ROLES if p != "RAND"]
+        add("i", table, trace, all(m["RAND"] <= m[p] for p in others),
+            f"RAND {m['RAND']:.4g} vs best other {min(m[p] for p in others):.4g}")
+        cheap = ("FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE", "ROUNDROBIN")
+        add("ii", table, trace, all(m["DIRECTCONTR"] <= m[p] for p in cheap),
+            f"DIRECTCONTR {m['DIRECTCONTR']:.4g} vs best cheap other {min(m[p] for p in cheap):.4g}")
+        add("iii", table, trace, m["DIRECTCONTR"] <= m["FAIRSHARE"] <= max(_FS_WITHIN * m["DIRECTCONTR"],
+                                                                          m["DIRECTCONTR"] + _SLACK_S),
+            f"FAIRSHARE / DIRECTCONTR = {_ratio(m['FAIRSHARE'], m['DIRECTCONTR'])}")
+        add("iv", table, trace, all(m["ROUNDROBIN"] >= m[p] for p in _ROLES),
+            f"ROUNDROBIN {m['ROUNDROBIN']:.4g} vs worst other "
+            f"{max(m[p] for p in _ROLES if p != 'ROUNDROBIN'):.4g}")
+        if table == "table2":
+            add("vii", table, trace, m["DIRECTCONTR"] <= _CLEARLY * m["FAIRSHARE"],
+                f"DIRECTCONTR / FAIRSHARE = {_ratio(m['DIRECTCONTR'], m['FAIRSHARE'])}")
+    tables = dict.fromkeys(table for table, _ in cells)
+    for table in tables:
+        pairs = [(means[(table, "LPC-EGEE", p)], means[(table, "RICC", p)]) for p in _ROLES
+                 if (table, "LPC-EGEE", p) in means and (table, "RICC", p) in means]
+        if pairs:
+            add("v", table, "", all(ricc > lpc for lpc, ricc in pairs),
+                f"{sum(ricc > lpc for lpc, ricc in pairs)}/{len(pairs)} policies")
+    for trace in dict.fromkeys(trace for _, trace in cells):
+        pairs = [(means[("table1", trace, p)], means[("table2", trace, p)]) for p in _ROLES
+                 if ("table1", trace, p) in means and ("table2", trace, p) in means]
+        if pairs:
+            add("vi", "", trace, all(long > short for short, long in pairs),
+                f"{sum(long > short for short, long in pairs)}/{len(pairs)} policies")
+    return rows
+
+
+def _ratio(numerator: float, denominator: float) -> str:
+    return f"{numerator / denominator:.2f}" if denominator > 0 else ("n/a" if numerator == 0 else "inf")
+
+
+def _paired(per_window: pd.DataFrame) -> pd.DataFrame:
+    """Windows where DIRECTCONTR is strictly fairer than FAIRSHARE, strictly less fair, or equal."""
+    rows = []
+    keys = ["variant", "table", "trace", "split"]
+    for key, frame in per_window.groupby(keys, sort=False):
+        by = {policy: group.set_index("window")["ratio"] for policy, group in frame.groupby("policy")}
+        if "DIRECTCONTR" not in by or "FAIRSHARE" not in by:
+            continue
+        dc, fs = by["DIRECTCONTR"].align(by["FAIRSHARE"], join="inner")
+        rows.append({**dict(zip(keys, key, strict=True)), "dc_fairer": int((dc < fs).sum()),
+                     "fs_fairer": int((dc > fs).sum()), "equal": int((dc == fs).sum())})
+    return pd.DataFrame(rows, columns=[*keys, "dc_fairer", "fs_fairer", "equal"])
+
+
+def write_variants(result: VariantsResult, out_dir: str | Path) -> dict[str, Path]:
+    """``ppam13_variants_cells.csv``, ``_conclusions.csv``, ``_paired.csv`` and ``_windows.csv``, atomically."""
+    from fairsched._io import atomic_write  # writing is optional
+
+    files: dict[str, Path] = {}
+    for name, frame in (("cells", result.cells), ("conclusions", result.conclusions), ("paired", result.paired),
+                        ("windows", result.per_window)):
+        path = Path(out_dir) / f"ppam13_variants_{name}.csv"
+        with atomic_write(path) as handle:
+            frame.to_csv(handle, index=False, float_format="%.6g")
+        files[name] = path
+    return files
+
+
+def to_json(result: VariantsResult) -> dict[str, Any]:
+    """``{"cells": [...], "conclusions": [...], "paired": [...]}`` (NaN → null)."""
+    def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+        return [{key: (None if isinstance(value, float) and value != value else value) for key, value in row.items()}
+                for row in frame.astype(object).to_dict("records")]
+
+    return {"cells": records(result.cells), "conclusions": records(result.conclusions),
+            "paired": records(result.paired)}
+
+
+def render(result: VariantsResult) -> str:
+    """Plain-text tables: mean Δψ/p_tot per variant and cell, then which conclusions hold (✓ / ✗)."""
+    means = result.cells.pivot_table(index=["variant", "table", "trace"], columns="policy", values="mean",
+                                     sort=False)[list(_ROLES)]
+    marks = result.conclusions.assign(cell=result.conclusions["table"] + " " + result.conclusions["trace"],
+                                      mark=result.conclusions["holds"].map({True: "✓", False: "✗"}))
+    holds = marks.pivot_table(index="variant", columns=["conclusion", "cell"], values="mark", aggfunc="first",
+                              sort=False)
+    files = f"\noutputs: {', '.join(str(path) for path in result.files.values())}" if result.files else ""
+    return (f"PPAM'13 Tables 1–2 under each variant: mean Δψ/p_tot (s)\n{means.to_string(float_format='%.4g')}\n\n"
+            f"conclusions (docs/replication/ppam13.md)\n{holds.to_string()}\n"
+            f"{result.elapsed_s:.0f} s{files}")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The doc's tables, rendered from the result files (docs/replication/ppam13.md; tests/test_replication_docs.py)
+# ---------------------------------------------------------------------------------------------------------------
+
+def read_variants(directory: str | Path, prefix: str = "ppam13_variants") -> tuple[pd.DataFrame, ...]:
+    """(cells, conclusions, paired) as written by `write_variants` in `directory`."""
+    return tuple(pd.read_csv(Path(directory) / f"{prefix}_{name}.csv")
+                 for name in ("cells", "conclusions", "paired"))
+
+
+def markdown(cells: pd.DataFrame, conclusions: pd.DataFrame, paired: pd.DataFrame) -> str:
+    """Markdown tables: mean Δψ/p_tot per variant beside the paper's (one table per cell), then the conclusions."""
+    parts = []
+    for (table, trace), frame in cells.groupby(["table", "trace"], sort=False):
+        windows = int(frame["windows"].max())
+        parts.append(f"**{table}, {trace}** — mean Δψ/p_tot (s) over {windows} windows; last column: windows "
+                     "where DIRECTCONTR is fairer / less fair than FAIRSHARE\n")
+        parts.append("| variant | " + " | ".join(_ROLES) + " | DC vs FS |")
+        parts.append("|---|" + "---:|" * (len(_ROLES) + 1))
+        first = frame[frame["variant"] == frame["variant"].iloc[0]].set_index("policy")
+        parts.append(f"| {PAPER_VARIANT} | " + " | ".join(_number(first.loc[p, "paper_mean"]) for p in _ROLES)
+                     + " | |")
+        pairs = paired[(paired["table"] == table) & (paired["trace"] == trace)].set_index("variant")
+        for variant, rows in frame.groupby("variant", sort=False):
+            mean = rows.set_index("policy")["mean"]
+            duel = f"{pairs.loc[variant, 'dc_fairer']} / {pairs.loc[variant, 'fs_fairer']}" \
+                if variant in pairs.index else ""
+            parts.append(f"| {variant} | " + " | ".join(_number(mean[p]) for p in _ROLES) + f" | {duel} |")
+        parts.append("")
+    marks = conclusions.fillna("").assign(
+        cell=lambda f: (f["conclusion"] + " " + f["table"].str.replace("table", "T") + " " + f["trace"])
+        .str.replace(r"\s+", " ", regex=True).str.strip())
+    columns = list(dict.fromkeys(marks["cell"]))
+    paper = marks[marks["variant"] == PAPER_VARIANT].set_index("cell")["holds"]
+    parts.append("| variant | " + " | ".join(columns) + " | as the paper |")
+    parts.append("|---|" + "---|" * (len(columns) + 1))
+    for variant, rows in marks.groupby("variant", sort=False):
+        holds = rows.set_index("cell")["holds"]
+        same = sum(bool(holds.get(c)) == bool(paper.get(c)) for c in columns)
+        parts.append(f"| {variant} | " + " | ".join("✓" if holds.get(c) else "✗" for c in columns)
+                     + f" | {same}/{len(columns)} |")
+    return "\n".join(parts) + "\n"
+
+
+def _number(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    value = float(value)
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+_BLOCK = re.compile(r"(<!-- generated: (\w+) (\S+) -->\n)(.*?)(<!-- end generated -->)", re.DOTALL)
+
+
+def render_doc(text: str, root: str | Path) -> str:
+    """`text` with every ``<!-- generated: KIND DIR -->`` … ``<!-- end generated -->`` block re-rendered from the
+    result files in ``root/DIR``: KIND ``variants`` (`markdown`) or ``k`` (`k_markdown`, a ``*_table.csv``)."""
+    def block(match: re.Match[str]) -> str:
+        kind, directory = match.group(2), Path(root) / match.group(3)
+        if kind == "variants":
+            body = markdown(*read_variants(directory))
+        elif kind == "k":
+            body = k_markdown(pd.read_csv(next(directory.glob("*_table.csv"))))
+        else:
+            raise ConfigError(f"generated block of unknown kind {kind!r}; expected variants or k")
+        return match.group(1) + body + match.group(5)
+
+    return _BLOCK.sub(block, text)
+
+
+def update_doc(path: str | Path, root: str | Path | None = None) -> None:
+    """Re-render the generated blocks of the doc at `path` from ``root`` (default: ``data/`` beside it)."""
+    from fairsched._io import atomic_write  # writing is optional
+
+    path = Path(path)
+    text = render_doc(path.read_text(encoding="utf-8"), root if root is not None else path.parent / "data")
+    with atomic_write(path) as handle:
+        handle.write(text)
+
+
+def k_markdown(rows: pd.DataFrame) -> str:
+    """Mean Δψ/p_tot per number of organizations k (rows) and policy (columns), one table per split."""
+    parts = []
+    for split, frame in rows[rows["policy"] != "REF"].groupby("split", sort=False):
+        policies = list(dict.fromkeys(frame["policy"]))
+        parts.append(f"**{split} split** — mean Δψ/p_tot (s) over {int(frame['windows'].max())} windows\n")
+        parts.append("| k | " + " | ".join(policies) + " |")
+        parts.append("|---:|" + "---:|" * len(policies))
+        for k, by_k in frame.groupby("orgs", sort=True):
+            mean = by_k.set_index("policy")["mean"]
+            parts.append(f"| {k} | " + " | ".join(_number(mean[p]) for p in policies) + " |")
+        parts.append("")
+    return "\n".join(parts)

@@ -1,0 +1,272 @@
+"""Outputs of ``fairsched audit``: report.html, orgs.csv, jobs.csv, report.json, metrics.prom, and the --json document.
+
+=============  ==============================================================================================
+file           content
+=============  ==============================================================================================
+report.html    one self-contained page (`fairsched.report.html`): the verdict lines first, then the sharing-
+               incentive table, usage against entitlement, contribution against utility, fair start times,
+               the figures (ψ against φ bars, usage share over time against the entitled share, Slurm's
+               fair-share factor over time, dominant shares over time, the wait CDF of each organization)
+orgs.csv       `fairsched.audit.ORG_COLUMNS`, one row per organization
+jobs.csv       one row per job: job_id, org, submit, start, end, cpus, wait, fst_strict, fst_relaxed, re_deficit
+report.json    `audit_json`: the --json document plus the files written
+metrics.prom   OpenMetrics text, one gauge family per measure, labelled by ``org``, ending in ``# EOF``
+=============  ==============================================================================================
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairsched._io import atomic_write
+from fairsched.audit import AuditConfig, AuditResult
+from fairsched.report.export import write_csv, write_json
+from fairsched.report.html import Figure, Report, Table, write_report_html
+from fairsched.report.tables import jsonable
+
+FILES = ("report.html", "orgs.csv", "jobs.csv", "report.json", "metrics.prom")
+
+# OpenMetrics gauges: (metric name, orgs.csv column, help text).
+PROM_ORG_GAUGES = (
+    ("fairsched_org_usage_share", "usage_share", "Share of the pool's CPU time the organization used."),
+    ("fairsched_org_entitled_share", "entitled_share", "Share of the pool the organization is entitled to."),
+    ("fairsched_org_usage_ratio", "usage_ratio", "Usage share divided by the entitled share."),
+    ("fairsched_org_cpu_seconds", "cpu_seconds", "CPU-seconds used in the audit window."),
+    ("fairsched_org_fairshare_factor", "fairshare_factor", "Slurm classic fair-share factor 2^(-U/S) at the end."),
+    ("fairsched_org_psi", "psi", "Strategy-proof utility psi_sp of the recorded schedule."),
+    ("fairsched_org_shapley_value", "phi", "Shapley contribution phi in the coalition game."),
+    ("fairsched_org_shapley_gap_seconds", "gap", "(psi - phi) / p_tot: seconds per unit of work; > 0 subsidized."),
+    ("fairsched_org_alone_mean_wait_seconds", "alone_mean_wait", "Mean wait alone on its own CPUs (reference)."),
+    ("fairsched_org_pool_mean_wait_seconds", "pool_mean_wait", "Mean wait in the pool (recorded)."),
+    ("fairsched_org_fst_strict_late_jobs", "fst_strict_late", "Jobs started after their strict fair start time."),
+    ("fairsched_org_dominant_share_mean", "dominant_share_mean", "Mean DRF dominant share."),
+)
+
+
+def audit_command(config: AuditConfig) -> str:
+    """The shell command that reruns this audit (every option spelled out, defaults included)."""
+    args = ["fairsched", "audit", str(config.log), "--format", config.format]
+    if config.org_by is not None:
+        args += ["--org-by", config.org_by]
+    if config.org_map is not None:
+        args += ["--org-map", str(config.org_map)]
+    args += ["--shares", str(config.shares)]
+    if config.cpus is not None:
+        args += ["--cpus", str(config.cpus)]
+    for flag, value in (("--since", config.since), ("--until", config.until)):
+        if value is not None:
+            args += [flag, str(value)]
+    args += ["--reference", config.reference, "--half-life", f"{config.half_life:g}", "--exact-up-to",
+             str(config.exact_up_to), "--samples", str(config.samples), "--fst-sample", str(config.fst_sample),
+             "--seed", str(config.seed)]
+    if config.skip_bad_records:
+        args.append("--skip-bad-records")
+    return shlex.join(args)
+
+
+def audit_json(result: AuditResult, outputs: dict[str, Path] | None = None) -> dict[str, Any]:
+    """The one --json document: orgs, jobs_read, jobs_used, skipped, reference_scheduler, shapley, summary."""
+    orgs = []
+    for row in result.orgs.to_dict(orient="records"):
+        row["members"] = row["members"].split(";") if row["members"] else []
+        orgs.append(row)
+    shap = result.shapley
+    shapley: dict[str, Any] = {"method": shap.method}
+    if shap.method == "sampled":
+        shapley |= {"samples": shap.n_samples, "confidence": 0.95, "interval": {
+            org: [float(lo), float(hi)] for org, lo, hi in zip(result.orgs["org"], shap.low, shap.high, strict=True)}}
+    else:
+        shapley["exact"] = {org: str(value) for org, value in zip(result.orgs["org"], shap.exact, strict=True)}
+    summary = {k: v for k, v in result.summary.items()
+               if k not in ("jobs_read", "jobs_used", "skipped", "reference_scheduler")}
+    doc = {"orgs": orgs, "jobs_read": result.summary["jobs_read"], "jobs_used": result.summary["jobs_used"],
+           "skipped": result.summary["skipped"], "reference_scheduler": result.summary["reference_scheduler"],
+           "shapley": shapley, "verdicts": list(result.verdicts), "summary": summary, "meta": result.meta}
+    if outputs is not None:
+        doc["outputs"] = {name: str(path) for name, path in outputs.items()}
+    return jsonable(doc)
+
+
+def metrics_prom(result: AuditResult) -> str:
+    """OpenMetrics text exposition (one gauge family per measure, ``org`` label), ending in ``# EOF``."""
+    lines = []
+    for name, column, text in PROM_ORG_GAUGES:
+        lines += [f"# TYPE {name} gauge", f"# HELP {name} {text}"]
+        for org, value in zip(result.orgs["org"], result.orgs[column], strict=True):
+            lines.append(f'{name}{{org="{_label(org)}"}} {_number(value)}')
+    for name, key, text in (("fairsched_audit_delta_psi_over_ptot_seconds", "delta_psi_over_ptot",
+                             "Distance of the recorded utilities from the fair ones, per unit of work."),
+                            ("fairsched_audit_jobs_used", "jobs_used", "Jobs of the log used by the audit."),
+                            ("fairsched_audit_jain_usage_ratio", "jain_usage_ratio",
+                             "Jain's index of usage/entitlement over organizations.")):
+        lines += [f"# TYPE {name} gauge", f"# HELP {name} {text}", f"{name} {_number(result.summary[key])}"]
+    return "\n".join([*lines, "# EOF"]) + "\n"
+
+
+def _label(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _number(value: Any) -> str:
+    value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    return repr(value)
+
+
+def write_audit_outputs(result: AuditResult, out_dir: str | Path, *, command: str) -> dict[str, Path]:
+    """Write the module's files into `out_dir` (each atomically); return {name: path}."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    outputs = {name: out / name for name in FILES}
+    write_csv(result.orgs, outputs["orgs.csv"])
+    write_csv(result.jobs, outputs["jobs.csv"])
+    with atomic_write(outputs["metrics.prom"]) as handle:
+        handle.write(metrics_prom(result))
+    write_json(audit_json(result, outputs), outputs["report.json"])
+    write_report_html(audit_page(result, command), out)
+    return outputs
+
+
+# -- the page -----------------------------------------------------------------------------------------------------
+def audit_page(result: AuditResult, command: str) -> Report:
+    """The report.html content: verdicts, tables, figures."""
+    orgs, s = result.orgs, result.summary
+    tables = [
+        Table("Sharing incentive: alone on its own CPUs (reference scheduler) against the pool (recorded)",
+              ("org", "ψ alone", "ψ pool", "mean wait alone (s)", "mean wait pool (s)", "mean bounded slowdown alone",
+               "mean bounded slowdown pool", "better off alone", "jobs too wide to run alone"),
+              _rows(orgs, ("org", "alone_psi", "psi", "alone_mean_wait", "pool_mean_wait", "alone_mean_bsld",
+                           "pool_mean_bsld", "better_alone", "alone_jobs_too_wide"))),
+        Table("Organizations and their members", ("org", "members", "jobs", "never started", "CPUs owned"),
+              _rows(orgs, ("org", "members", "jobs", "jobs_never_started", "cpus"))),
+        Table("Usage against entitlement", ("org", "CPU-seconds", "usage share", "entitled share", "ratio",
+                                            "decayed usage share", "fair-share factor F = 2^(−U/S)"),
+              _rows(orgs, ("org", "cpu_seconds", "usage_share", "entitled_share", "usage_ratio",
+                           "decayed_usage_share", "fairshare_factor")),
+              note=f"Half-life {result.meta['half_life']:g} s. Jain's index of usage/entitlement "
+                   f"{s['jain_usage_ratio']:.4f}, Gini {s['gini_usage_ratio']:.4f}."),
+        Table("Utility against Shapley contribution", ("org", "ψ (recorded)", "φ", "φ 95% low", "φ 95% high",
+                                                      "gap (ψ−φ)/p_tot (s per unit of work)"),
+              _rows(orgs, ("org", "psi", "phi", "phi_low", "phi_high", "gap")),
+              note=f"Shapley values {result.shapley.method}; v(N) = {s['v_grand']}, Σφ = {s['sum_phi']:.6g}; "
+                   f"Δψ/p_tot = {s['delta_psi_over_ptot']:.6g} s against {s['fair_utilities']}. Jain's index of "
+                   f"ψ/φ {s['jain_psi_phi']:.4f}, Gini {s['gini_psi_phi']:.4f}."),
+        Table("Fair start times (JSSPP'05) and resource equality",
+              ("org", "jobs later than strict FST", "mean delay (s)", "jobs later than relaxed FST",
+               "mean delay (s)", "RE deficit (CPU-s)", "mean dominant share"),
+              _rows(orgs, ("org", "fst_strict_late", "fst_strict_delay", "fst_relaxed_late", "fst_relaxed_delay",
+                           "re_deficit", "dominant_share_mean")),
+              note=(f"FST measured for {s['fst_measured_jobs']:,} jobs"
+                    + (" (a uniform sample of the jobs that needed a what-if: counts are estimates)"
+                       if s["fst_sampled"] else "") + ". Memory capacity for DRF: "
+                    + (f"{s['memory_capacity_mb']:,.0f} MB (largest concurrent allocation)"
+                       if s["memory_capacity_mb"] else "none in the log (CPU shares only)") + ".")),
+    ]
+    notes = [*result.verdicts[1:], f"Reference scheduler: {s['reference_scheduler']}.",
+             f"Ownership: {s['cpus_how']}.",
+             f"Jobs read {s['jobs_read']:,}, used {s['jobs_used']:,}; skipped: "
+             + (", ".join(f"{k}: {v:,}" for k, v in s["skipped"].items()) or "none") + "."]
+    return Report(title="fairsched audit", command=command, summary=result.verdicts[0],
+                  config={k: v for k, v in result.meta.items() if v is not None}, tables=tables,
+                  figures=_figures(result), notes=notes, files=[f for f in FILES if f != "report.html"])
+
+
+def _rows(frame: pd.DataFrame, columns: tuple[str, ...]) -> list[tuple]:
+    return [tuple(_plain(v) for v in row) for row in frame.loc[:, list(columns)].itertuples(index=False, name=None)]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _figures(result: AuditResult) -> list[Figure]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    orgs = result.orgs
+    names = orgs["org"].tolist()
+    figures = []
+    fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
+    x = np.arange(len(names))
+    ax.bar(x - 0.2, orgs["psi"].astype(float), 0.4, label="ψ (recorded utility)")
+    ax.bar(x + 0.2, orgs["phi"], 0.4, label="φ (Shapley contribution)",
+           yerr=[orgs["phi"] - orgs["phi_low"], orgs["phi_high"] - orgs["phi"]])
+    ax.set_xticks(x, names, rotation=30, ha="right")
+    ax.set_ylabel("ψsp at the end (unit·s)")
+    ax.legend()
+    fig.tight_layout()
+    figures.append(Figure.from_matplotlib("Contribution against utility", fig,
+                                          caption="Bars above their φ: the organization got more than it brought."))
+    plt.close(fig)
+    usage = result.usage_over_time
+    entitled = dict(zip(orgs["org"], orgs["entitled_share"], strict=True))
+    for column, title, ylabel in (("usage_share", "Usage share over time against the entitled share (dashed)",
+                                   "cumulative usage share"),
+                                  ("fairshare_factor", "Slurm classic fair-share factor over time",
+                                   "F = 2^(−U/S)")):
+        fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
+        for i, (org, part) in enumerate(usage.groupby("org", sort=True)):
+            line, = ax.plot(part["time"] / 86400, part[column], label=str(org), color=f"C{i % 10}")
+            if column == "usage_share":
+                ax.axhline(entitled[org], color=line.get_color(), linestyle="--", linewidth=0.8)
+        ax.set_xlabel("days since the log's time 0")
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        figures.append(Figure.from_matplotlib(title, fig))
+        plt.close(fig)
+    fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
+    for org, part in result.dominant_over_time.groupby("org", sort=True):
+        ax.plot(part["time"] / 86400, part["dominant_share"], label=str(org), linewidth=0.8)
+    ax.set_xlabel("days since the log's time 0")
+    ax.set_ylabel("DRF dominant share")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    figures.append(Figure.from_matplotlib("Dominant shares over time", fig))
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
+    jobs = result.jobs.dropna(subset=["wait"])
+    for org, part in jobs.groupby("org", sort=True):
+        wait = np.sort(part["wait"].to_numpy(np.float64))
+        ax.step(np.maximum(wait, 1), np.arange(1, wait.size + 1) / wait.size, where="post", label=str(org))
+    ax.set_xscale("log")
+    ax.set_xlabel("wait (s, log scale; 0 shown at 1)")
+    ax.set_ylabel("fraction of jobs")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    figures.append(Figure.from_matplotlib("Wait CDF per organization", fig))
+    plt.close(fig)
+    return figures
+
+
+def audit_renderable(result: AuditResult) -> Any:
+    """The terminal view: the verdict lines, then one row per organization."""
+    from rich.console import Group
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    table = RichTable(title="fairsched audit")
+    columns = (("org", "org", "{}"), ("members", "members", "{}"), ("jobs", "jobs", "{:,}"),
+               ("usage/entitled", "usage_ratio", "{:.3g}"), ("F", "fairshare_factor", "{:.3g}"),
+               ("(ψ−φ)/p_tot (s)", "gap", "{:+.4g}"), ("wait alone (s)", "alone_mean_wait", "{:,.0f}"),
+               ("wait pool (s)", "pool_mean_wait", "{:,.0f}"), ("better alone", "better_alone", "{}"))
+    for title, _, _ in columns:
+        table.add_column(title, justify="left" if title in ("org", "members") else "right")
+    for row in result.orgs.to_dict(orient="records"):
+        members = row["members"] if len(row["members"]) <= 40 else row["members"][:37] + "..."
+        table.add_row(*[("—" if isinstance(row[c], float) and math.isnan(row[c]) else
+                         fmt.format(members if c == "members" else row[c])) for _, c, fmt in columns])
+    return Group(*[Text(line) for line in result.verdicts], table)

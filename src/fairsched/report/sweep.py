@@ -1,0 +1,137 @@
+"""Rendering sweeps: the progress bar of ``fairsched sweep``, its summary and dry-run listing, and the table,
+JSON document and plot of ``fairsched results``."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from fairsched.sweep.results import SweepResults
+from fairsched.sweep.run import SweepProgress, SweepSummary
+from fairsched.sweep.spec import Cell
+
+
+@contextlib.contextmanager
+def sweep_progress(*, enabled: bool) -> Iterator[SweepProgress | None]:
+    """A rich bar on stderr (cells done/total, failures, elapsed, ETA), only when enabled and stderr is a terminal."""
+    console = Console(stderr=True)
+    if not (enabled and console.is_terminal):
+        yield None
+        return
+    columns = (TextColumn("cells"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[failed]} failed"),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("cells", total=None, failed=0)
+        first: list[int] = []
+
+        def update(done: int, total: int, failed: int) -> None:
+            if not first:  # reused cells are not progress: the ETA counts only cells computed now
+                first.append(done)
+                bar.update(task, total=total - done, completed=0, failed=failed)
+                return
+            bar.update(task, completed=done - first[0], failed=failed)
+
+        yield update
+
+
+def summary_json(summary: SweepSummary) -> dict[str, Any]:
+    """``fairsched sweep --json``."""
+    return {"n_cells_total": summary.n_cells_total, "computed": summary.computed, "reused": summary.reused,
+            "failed": summary.failed, "out": str(summary.out), "errors": summary.errors,
+            "elapsed_s": round(summary.elapsed_s, 3)}
+
+
+def summary_lines(summary: SweepSummary) -> list[str]:
+    """The plain lines ``fairsched sweep`` prints at the end."""
+    lines = [f"{cell}: failed: {error}" for cell, error in summary.errors.items()]
+    lines.append(f"{summary.n_cells_total} cells: {summary.computed} computed, {summary.reused} reused, "
+                 f"{summary.failed} failed ({summary.elapsed_s:.1f} s); results in {summary.out} "
+                 f"(fairsched results {summary.out})")
+    return lines
+
+
+def plan_table(plan: list[tuple[Cell, bool]]) -> Table:
+    """``fairsched sweep --dry-run``: one line per cell, its options, seed, key and whether it is stored."""
+    options = list(dict.fromkeys(key for cell, _ in plan for key in cell.point))
+    done = sum(stored for _, stored in plan)
+    table = Table(title=f"{len(plan)} cells, {done} already in the store, {len(plan) - done} to compute",
+                  title_justify="left")
+    for name in ["#", *options, "seed", "key", "stored"]:
+        table.add_column(name, justify="right" if name in ("#", "seed") else "left")
+    for cell, stored in plan:
+        table.add_row(str(cell.index), *(str(cell.point.get(o, "")) for o in options), str(cell.seed), cell.key,
+                      "yes" if stored else "")
+    return table
+
+
+def plan_json(plan: list[tuple[Cell, bool]]) -> dict[str, Any]:
+    """``fairsched sweep --dry-run --json``."""
+    return {"n_cells_total": len(plan), "n_cells_done": sum(stored for _, stored in plan),
+            "cells": [{"index": c.index, "key": c.key, "seed": c.seed, "point": c.point, "stored": stored}
+                      for c, stored in plan]}
+
+
+def results_json(results: SweepResults) -> dict[str, Any]:
+    """``fairsched results --json``: ``rows`` (one per group and metric), cell counts and the failed cells."""
+    rows = results.rows.astype(object).where(results.rows.notna(), None).to_dict("records")
+    return {"rows": rows, "group_by": list(results.group_by), "metrics": list(results.metrics),
+            "n_cells_done": results.n_cells_done, "n_cells_total": results.n_cells_total, "failed": results.failed}
+
+
+def results_table(results: SweepResults) -> Table:
+    """Mean ± 95 % CI (and std, n) per group and metric."""
+    title = f"{results.n_cells_done} of {results.n_cells_total} cells done"
+    if results.failed:
+        title += f", {len(results.failed)} failed"
+    table = Table(title=title, title_justify="left")
+    for name in [*results.group_by, "metric", "n", "mean", "± 95% CI", "std"]:
+        table.add_column(name, justify="left" if name in (*results.group_by, "metric") else "right")
+    for row in results.rows.to_dict("records"):
+        table.add_row(*(str(row[c]) for c in results.group_by), row["metric"], str(row["n"]), _fmt(row["mean"]),
+                      _fmt(row["ci95"]), _fmt(row["std"]))
+    return table
+
+
+def write_results_plot(results: SweepResults, metric: str, path: str | Path) -> Path:
+    """Bar chart of `metric`'s mean with 95 % CI error bars: one group of bars per setting, one bar per policy."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from fairsched.report.export import write_png
+
+    rows = results.rows[results.rows["metric"] == metric]
+    series_by = "policy" if "policy" in results.group_by else None
+    settings = [c for c in results.group_by if c != series_by]
+    label = rows[settings].astype(str).agg(", ".join, axis=1) if settings else rows["metric"]
+    labels = list(dict.fromkeys(label))
+    series = list(dict.fromkeys(rows[series_by])) if series_by else [metric]
+    fig = Figure(figsize=(max(6.0, 0.6 * len(labels) * max(1, len(series)) + 2), 4.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    width = 0.8 / len(series)
+    for i, name in enumerate(series):
+        mine = rows[rows[series_by] == name] if series_by else rows
+        mine_label = label[mine.index]
+        x = [labels.index(v) + (i - (len(series) - 1) / 2) * width for v in mine_label]
+        ax.bar(x, mine["mean"], width, yerr=mine["ci95"].fillna(0.0), capsize=3, label=str(name))
+    ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 4 else 0, ha="right" if
+                  len(labels) > 4 else "center")
+    ax.set_ylabel(f"{metric} (mean, 95% CI over seeds)")
+    ax.set_xlabel(", ".join(settings))
+    if series_by:
+        ax.legend(title=series_by, fontsize="small")
+    write_png(fig, path)
+    return Path(path)
+
+
+def _fmt(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value:,.4g}" if isinstance(value, float) else str(value)

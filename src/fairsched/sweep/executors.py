@@ -1,0 +1,123 @@
+"""Where cells run: local worker processes, or a Dask cluster.
+
+An executor is a generator of `CellOutcome`s for a list of `CellTask`s, in completion order. Closing it (or an
+exception inside it, such as the KeyboardInterrupt of a Ctrl-C) abandons the running cells and stops every worker
+it started before returning: no worker outlives the sweep.
+
+* ``local``: ``workers`` processes started with ``spawn`` (no fork of a process holding threads); with one
+  worker, cells run in this process. Workers ignore SIGINT, so a Ctrl-C reaches only the main process, which
+  then terminates them.
+* ``dask``: a ``distributed.Client`` on the scheduler at ``scheduler`` (``tcp://HOST:PORT``, a running cluster,
+  e.g. dask-jobqueue's ``SLURMCluster``), or on a ``distributed.LocalCluster`` of ``workers`` single-threaded
+  processes that is closed at the end.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import get_context
+
+from fairsched.errors import ConfigError
+from fairsched.sweep.cell import CellOutcome, CellTask, run_cell
+
+EXECUTORS: tuple[str, ...] = ("local", "dask")
+_POLL_S = 0.5  # how often the main process wakes while waiting, so that signals are handled at once
+
+
+def outcomes(tasks: list[CellTask], *, executor: str, workers: int, scheduler: str | None) -> Iterator[CellOutcome]:
+    """Run `tasks` on the chosen executor; yield each outcome as it finishes."""
+    if executor == "local":
+        if scheduler is not None:
+            raise ConfigError("--scheduler needs --executor dask")
+        return local_outcomes(tasks, workers)
+    if executor == "dask":
+        return dask_outcomes(tasks, workers, scheduler)
+    raise ConfigError(f"--executor {executor!r}: choose one of {', '.join(EXECUTORS)}")
+
+
+def local_outcomes(tasks: list[CellTask], workers: int) -> Iterator[CellOutcome]:
+    """Run `tasks` in this process (``workers == 1``) or in a pool of spawned processes."""
+    if workers == 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield run_cell(task)
+        return
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=get_context("spawn"),
+                               initializer=_init_worker, initargs=(os.getpid(),))
+    pending: set[Future[CellOutcome]] = set()
+    finished = False
+    try:
+        pending = {pool.submit(run_cell, task) for task in tasks}
+        while pending:
+            done, pending = wait(pending, timeout=_POLL_S, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+        finished = True
+    finally:
+        if not finished:
+            _stop_pool(pool, pending)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[CellOutcome]]) -> None:
+    """Abandon the running cells: cancel the queued ones and terminate the workers (their cells are lost)."""
+    for future in pending:
+        future.cancel()
+    # ProcessPoolExecutor has no public way to stop running calls; its worker table is the only handle.
+    processes = list(getattr(pool, "_processes", {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join()
+
+
+def _init_worker(parent: int) -> None:
+    """Ignore SIGINT (the main process stops the workers), and exit as soon as the main process is gone.
+
+    A main process killed with SIGKILL cannot stop its workers; without the watch they would finish their cell,
+    then wait forever for the next one.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True, name="fairsched-parent-watch").start()
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_POLL_S)
+    os._exit(1)
+
+
+def dask_outcomes(tasks: list[CellTask], workers: int, scheduler: str | None) -> Iterator[CellOutcome]:
+    """Run `tasks` on a Dask cluster: the one at `scheduler`, else a LocalCluster of `workers` processes."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:  # pragma: no cover - distributed is a dependency; said clearly if it is missing
+        raise ConfigError("--executor dask needs the `distributed` package: pip install 'dask[distributed]'") from exc
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+    try:
+        client = Client(scheduler if scheduler is not None else cluster, timeout="10s")
+    except OSError as exc:
+        if cluster is not None:
+            cluster.close()
+        raise ConfigError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({exc})") from exc
+    futures = []
+    try:
+        futures = client.map(run_cell, tasks, key=[f"fairsched-cell-{task.key}" for task in tasks], pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.cancel(futures)
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,336 @@
+"""Sweep specification files (TOML) and the cells they expand to.
+
+A spec names a model, its seeds, the options every run shares (``[base]``), the options to vary as a cartesian
+product (``[grid]``) and, optionally, groups of options that vary together (``[[zip]]``)::
+
+    [sweep]
+    model = "online"                 # online | backfill | mosp | openshop | a dotted module path
+    seeds = [0, 1, 2]                # or seeds = 3 (0, 1, 2)
+    [base]
+    trace = "traces/LPC-EGEE-2004-1.2-cln.swf.gz"   # relative paths are relative to the spec file
+    machines = 70
+    [grid]
+    orgs = [2, 5, 10]
+    [[zip]]
+    window-start = [0, 1000000]
+    window-length = [500000, 500000]
+
+Options are the model command's flags, by name (``window-length`` or ``window_length``). A *cell* is one point of
+the grid times one seed; its key hashes the normalized configuration, the seed, the fairsched version and the
+sha256 of every input file, so that a changed input or a new version never reuses stale results. Every problem
+is reported as one line naming the spec file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import re
+import tomllib
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fairsched import __version__
+from fairsched.errors import ConfigError, FairschedError, InputError
+from fairsched.sweep.models import load_model, model_module_path
+
+_TABLES = ("sweep", "base", "grid", "zip")
+_SWEEP_KEYS = ("model", "seeds")
+_KEY_LENGTH = 20  # hex digits of a cell key: 80 bits, no collision in any realistic store
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed spec file (see the module docstring).
+
+    Attributes
+    ----------
+    path : the spec file; relative paths in it are resolved against its directory.
+    text : its text, copied into the store as ``spec.toml``.
+    model : the model's name as written; ``module`` is its import path (`fairsched.sweep.models`).
+    seeds : the seeds every grid point runs with, in order.
+    base, grid : ``[base]`` options and ``[grid]`` option -> list of values, in file order.
+    zips : one mapping per ``[[zip]]`` block, option -> list of values of equal length.
+    """
+
+    path: Path
+    text: str
+    model: str
+    module: str
+    seeds: tuple[int, ...]
+    base: dict[str, Any]
+    grid: dict[str, list[Any]]
+    zips: tuple[dict[str, list[Any]], ...] = ()
+
+    def points(self) -> list[dict[str, Any]]:
+        """The grid points, in order: the cartesian product of ``[grid]`` and of the ``[[zip]]`` blocks.
+
+        The last option varies fastest; the values of one ``[[zip]]`` block advance together.
+        """
+        axes: list[list[dict[str, Any]]] = [[{key: value} for value in values] for key, values in self.grid.items()]
+        for block in self.zips:
+            axes.append([dict(zip(block, row, strict=True)) for row in zip(*block.values(), strict=True)])
+        return [{k: v for part in combo for k, v in part.items()} for combo in itertools.product(*axes)]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run of a sweep: a grid point's configuration and one seed.
+
+    Attributes
+    ----------
+    key : hex digest identifying the result (see `cell_key`); the store's part is ``cells/<key>.parquet``.
+    index : position in the spec's order (grid points in order, seeds fastest).
+    point : the varying options of this cell, as the spec names them (for listings and tables).
+    seed : the seed passed to the model's ``run``.
+    config : the model's ``Config``.
+    """
+
+    key: str
+    index: int
+    point: dict[str, Any]
+    seed: int
+    config: Any
+
+
+def load_spec(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Spec:
+    """Read and check a spec file; `overrides` replace or add ``[base]`` options (used by ``replicate``).
+
+    Raises
+    ------
+    InputError : ``SPEC:LINE: field KEY: problem`` for a malformed file, an unknown table or key, a bad seed list,
+        a key both in ``[base]`` and varied, an empty or non-list grid entry, or ``[[zip]]`` lists of unequal length.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read the spec ({exc.strerror or exc})", path=path) from exc
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        raise InputError(f"not valid TOML: {exc}", path=path, line=int(line.group(1)) if line else None) from exc
+    where = _Locator(path, text)
+    for table in doc:
+        if table not in _TABLES:
+            raise where.error(table, f"unknown table [{table}]; a spec has {', '.join(f'[{t}]' for t in _TABLES)}")
+    sweep = _table(doc, "sweep", where)
+    for key in sweep:
+        if key not in _SWEEP_KEYS:
+            raise where.error(key, f"unknown key in [sweep]; expected {', '.join(_SWEEP_KEYS)}", table="sweep")
+    if "model" not in sweep or not isinstance(sweep["model"], str):
+        raise where.error("model", "[sweep] needs model = \"online\" (or backfill, mosp, openshop)", table="sweep")
+    try:
+        module = model_module_path(sweep["model"])
+    except ConfigError as exc:
+        raise where.error("model", str(exc), table="sweep") from exc
+    base = {**_table(doc, "base", where), **dict(overrides or {})}
+    grid = {key: _values(key, value, where, "grid") for key, value in _table(doc, "grid", where).items()}
+    zips = tuple(_zip_block(block, where) for block in _zip_tables(doc, where))
+    _check_disjoint(base, grid, zips, where)
+    return Spec(path=path, text=text, model=sweep["model"], module=module, seeds=_seeds(sweep.get("seeds"), where),
+                base=base, grid=grid, zips=zips)
+
+
+def expand(spec: Spec) -> list[Cell]:
+    """Every cell of `spec`, in order, each with its model ``Config`` built and checked and its key.
+
+    Raises
+    ------
+    InputError : a grid point the model rejects (naming the spec, the option and the point), a missing input file,
+        or two grid points that give the same configuration.
+    """
+    model = load_model(spec.module)
+    where = _Locator(spec.path, spec.text)
+    hashes = _FileHashes()
+    cells: list[Cell] = []
+    seen: dict[str, dict[str, Any]] = {}
+    for point in spec.points():
+        config = _config(model.Config, spec, point, where)
+        inputs = hashes.of(config.input_paths(), spec.path)
+        key = cell_key(spec.module, config, 0, inputs)  # one key per point, to find duplicate points
+        if key in seen:
+            raise InputError(f"grid points {seen[key]} and {point} give the same configuration; remove one",
+                             path=spec.path)
+        seen[key] = point
+        cells += [Cell(key=cell_key(spec.module, config, seed, inputs), index=len(cells) + i, point=point,
+                       seed=seed, config=config) for i, seed in enumerate(spec.seeds)]
+    return cells
+
+
+def cell_key(module: str, config: Any, seed: int, input_hashes: Mapping[str, str]) -> str:
+    """The key of one cell: sha256 of the model, the normalized config, the seed, the fairsched version and the
+    sha256 of every input file. Paths to input files enter by content, so moving a trace keeps its results.
+
+    >>> from fairsched.sweep.spec import cell_key
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class C:
+    ...     n: int = 3
+    >>> cell_key("m", C(), 0, {}) == cell_key("m", C(n=3), 0, {}) != cell_key("m", C(), 1, {})
+    True
+    """
+    doc = {"model": module, "seed": int(seed), "version": __version__,
+           "config": {f.name: _normal(getattr(config, f.name), input_hashes) for f in dataclasses.fields(config)},
+           "inputs": sorted(input_hashes.values())}
+    digest = hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode())
+    return digest.hexdigest()[:_KEY_LENGTH]
+
+
+def config_columns(config: Any) -> dict[str, Any]:
+    """The config's fields as table columns: scalars kept, tuples comma-joined, paths and others as strings."""
+    return {f.name: _column(getattr(config, f.name)) for f in dataclasses.fields(config)}
+
+
+def _column(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, tuple | list):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
+def _normal(value: Any, input_hashes: Mapping[str, str]) -> Any:
+    if isinstance(value, Path):
+        return f"sha256:{input_hashes[str(value)]}" if str(value) in input_hashes else str(value)
+    if isinstance(value, tuple | list):
+        return [_normal(item, input_hashes) for item in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Locator) -> Any:
+    """The model's Config for `point` over ``[base]``; relative paths resolved against the spec's directory."""
+    options = {**spec.base, **point}
+    path_fields = _path_fields(config_class)
+    for key, value in options.items():
+        if key.replace("-", "_") in path_fields and isinstance(value, str) and not Path(value).is_absolute():
+            options[key] = str(spec.path.parent / value)
+    try:
+        return config_class.from_mapping(options)
+    except FairschedError as exc:
+        key = next((k for k in options if re.search(rf"\b{re.escape(k)}\b|{re.escape(k.replace('-', '_'))}",
+                                                     str(exc))), None)
+        table = "grid" if key in point and key in spec.grid else "zip" if key in point else "base"
+        at = f" at grid point {point}" if point else ""
+        raise where.error(key, f"{exc}{at}", table=table) from exc
+
+
+def _path_fields(config_class: Any) -> set[str]:
+    """Names of the Config fields typed as a Path (``Path`` or ``Path | None``)."""
+    hints = typing.get_type_hints(config_class)
+    return {name for name, hint in hints.items() if hint is Path or Path in typing.get_args(hint)}
+
+
+class _FileHashes:
+    """sha256 of input files, each file read once per sweep."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, str] = {}
+
+    def of(self, paths: Iterable[str | Path], spec_path: Path) -> dict[str, str]:
+        hashes = {}
+        for path in paths:
+            name = str(path)
+            if name not in self._known:
+                self._known[name] = _sha256(Path(path), spec_path)
+            hashes[name] = self._known[name]
+        return hashes
+
+
+def _sha256(path: Path, spec_path: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise InputError(f"input file {path} cannot be read ({exc.strerror or exc})", path=spec_path) from exc
+    return digest.hexdigest()
+
+
+class _Locator:
+    """Finds the line of a key in the spec's text, for ``SPEC:LINE: field KEY: problem`` messages."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def line_of(self, key: str | None, table: str | None = None) -> int | None:
+        if key is None:
+            return None
+        current = None
+        pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=')
+        for number, line in enumerate(self.lines, start=1):
+            header = re.match(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?", line)
+            if header:
+                current = header.group(1)
+                if table is None and current == key:
+                    return number
+            elif pattern.match(line) and (table is None or current == table):
+                return number
+        return None
+
+    def error(self, key: str | None, message: str, *, table: str | None = None) -> InputError:
+        return InputError(message, path=self.path, line=self.line_of(key, table), field=key)
+
+
+def _table(doc: Mapping[str, Any], name: str, where: _Locator) -> dict[str, Any]:
+    value = doc.get(name, {})
+    if not isinstance(value, dict):
+        raise where.error(name, f"[{name}] must be a table of key = value lines")
+    return dict(value)
+
+
+def _zip_tables(doc: Mapping[str, Any], where: _Locator) -> list[dict[str, Any]]:
+    blocks = doc.get("zip", [])
+    if not isinstance(blocks, list) or not all(isinstance(block, dict) for block in blocks):
+        raise where.error("zip", "write each group of options that vary together as a [[zip]] table")
+    return blocks
+
+
+def _values(key: str, value: Any, where: _Locator, table: str) -> list[Any]:
+    if not isinstance(value, list) or not value:
+        raise where.error(key, f"[{table}] values must be a non-empty list, e.g. {key} = [1, 2]", table=table)
+    return value
+
+
+def _zip_block(block: dict[str, Any], where: _Locator) -> dict[str, list[Any]]:
+    values = {key: _values(key, value, where, "zip") for key, value in block.items()}
+    lengths = {key: len(v) for key, v in values.items()}
+    if len(set(lengths.values())) > 1:
+        key = next(iter(lengths))
+        raise where.error(key, f"the lists of one [[zip]] vary together and need equal lengths; got {lengths}",
+                          table="zip")
+    return values
+
+
+def _check_disjoint(base: Mapping[str, Any], grid: Mapping[str, Any], zips: tuple[dict[str, Any], ...],
+                    where: _Locator) -> None:
+    """An option is set in one place only; ``window-length`` and ``window_length`` are the same option."""
+    owner: dict[str, str] = {}
+    for table, keys in [("base", base), ("grid", grid)] + [("zip", block) for block in zips]:
+        for key in keys:
+            name = key.replace("-", "_")
+            if name in owner:
+                raise where.error(key, f"set both in [{owner[name]}] and in [{table}]; keep one", table=table)
+            owner[name] = table
+
+
+def _seeds(value: Any, where: _Locator) -> tuple[int, ...]:
+    if value is None:
+        return (0,)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return tuple(range(value))
+    if (isinstance(value, list) and value and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
+                                                  for s in value) and len(set(value)) == len(value)):
+        return tuple(value)
+    raise where.error("seeds", f"seeds = {value!r}: expected a count >= 1 (seeds = 5 means 0..4) or a list of "
+                               "distinct non-negative integers", table="sweep")

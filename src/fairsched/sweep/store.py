@@ -1,0 +1,123 @@
+"""The results store of a sweep: plain files in one directory, no server.
+
+Layout of ``DIR``:
+
+* ``spec.toml`` — a copy of the spec last run into ``DIR``;
+* ``manifest.json`` — the model and, in order, every cell of that spec: ``key``, ``seed``, ``point`` (the varying
+  options), plus ``config_columns`` (the model's Config fields, which are columns of every part);
+* ``cells/<key>.parquet`` — one finished cell: the model's ``Result.rows()`` (one row per policy or algorithm:
+  config columns, ``policy``, metrics) preceded by ``cell`` (the key), ``seed``, ``status`` (``ok``) and
+  ``error`` (empty);
+* ``cells/<key>.failed.parquet`` — a cell whose run raised: one row of config columns with ``status`` ``failed``
+  and ``error`` its one-line message. Failed cells are tried again by the next run.
+
+Every file is written to a temporary name in the same directory and renamed over its target (``os.replace``), so
+a part is either complete or absent, whenever the sweep is killed: resuming computes exactly the absent cells.
+One sweep at a time writes into a store.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fairsched.errors import ConfigError, InputError
+from fairsched.sweep.spec import Cell, Spec
+
+MANIFEST = "manifest.json"
+SPEC_COPY = "spec.toml"
+CELLS = "cells"
+FAILED_SUFFIX = ".failed.parquet"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What ``manifest.json`` holds (see the module docstring)."""
+
+    model: str
+    module: str
+    spec: str
+    config_columns: tuple[str, ...]
+    cells: tuple[dict[str, Any], ...]
+
+    @property
+    def keys(self) -> list[str]:
+        return [cell["key"] for cell in self.cells]
+
+
+class Store:
+    """The files of one sweep directory; every write is atomic."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.cells_dir = self.root / CELLS
+
+    def prepare(self, spec: Spec, cells: list[Cell], config_columns: Iterable[str]) -> None:
+        """Create ``DIR/cells`` and (re)write ``spec.toml`` and ``manifest.json`` for this spec's cells."""
+        try:
+            self.cells_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the sweep directory ({exc.strerror or exc}); choose another --out",
+                             path=self.root) from exc
+        for stale in self.cells_dir.glob(".*.tmp"):  # left by a sweep killed while writing a part
+            stale.unlink(missing_ok=True)
+        manifest = {"model": spec.model, "module": spec.module, "spec": str(spec.path),
+                    "config_columns": list(config_columns),
+                    "cells": [{"key": c.key, "seed": c.seed, "point": c.point} for c in cells]}
+        self.write_bytes(self.root / SPEC_COPY, spec.text.encode())
+        self.write_bytes(self.root / MANIFEST, json.dumps(manifest, indent=1).encode())
+
+    def manifest(self) -> Manifest:
+        """Read ``manifest.json``; ConfigError when `root` is not a sweep directory."""
+        path = self.root / MANIFEST
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{self.root} is not a sweep directory (no {MANIFEST}); run `fairsched sweep SPEC "
+                              f"--out {self.root}` first") from None
+        return Manifest(model=doc["model"], module=doc["module"], spec=doc["spec"],
+                        config_columns=tuple(doc["config_columns"]), cells=tuple(doc["cells"]))
+
+    def done_keys(self) -> set[str]:
+        """Keys of the cells finished successfully (their part exists)."""
+        if not self.cells_dir.is_dir():
+            return set()
+        return {p.name.removesuffix(".parquet") for p in self.cells_dir.glob("*.parquet")
+                if not p.name.endswith(FAILED_SUFFIX)}
+
+    def failed_keys(self) -> set[str]:
+        """Keys of the cells whose last run failed."""
+        if not self.cells_dir.is_dir():
+            return set()
+        return {p.name.removesuffix(FAILED_SUFFIX) for p in self.cells_dir.glob(f"*{FAILED_SUFFIX}")}
+
+    def part_path(self, key: str, *, failed: bool = False) -> Path:
+        return self.cells_dir / (f"{key}{FAILED_SUFFIX}" if failed else f"{key}.parquet")
+
+    def write_part(self, key: str, data: bytes, *, failed: bool) -> None:
+        """Store one cell's part; a success also removes the part of an earlier failure of that cell."""
+        self.write_bytes(self.part_path(key, failed=failed), data)
+        if not failed:
+            self.part_path(key, failed=True).unlink(missing_ok=True)
+
+    @staticmethod
+    def write_bytes(path: Path, data: bytes) -> None:
+        """Write `data` to a temporary file beside `path`, then rename it over `path`.
+
+        No fsync: the rename makes the file appear whole or not at all to any later process, whatever happens to
+        this one (SIGKILL included); only a power failure could lose the last cells, which a rerun computes again.
+        """
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide results from the other members of a project
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

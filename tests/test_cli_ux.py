@@ -1,0 +1,142 @@
+"""The command line as a new user meets it: --version, one-line errors, report.html, Ctrl-C, reused --out dirs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import fairsched
+from fairsched.online import experiment as online_experiment
+from tests.conftest import run_main
+from tests.test_byte_identical import small_swf
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_main(["--version"], capsys) == (0, f"fairsched {fairsched.__version__}\n", "")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["compare", "--orgs", "0"], "error: Invalid value for '--orgs': Input should be greater than or equal to 1"),
+    (["compare", "--machines", "-5"],
+     "error: Invalid value for '--machines': Input should be greater than or equal to 1"),
+    (["backfill", "--trace", "{swf}", "--first", "0"],
+     "error: Invalid value for '--first': Input should be greater than or equal to 1"),
+    (["backfill", "--trace", "{dir}"], "error: Invalid value for '--trace': file '{dir}' is a directory."),
+    (["trace", "info", "{dir}"], "error: Invalid value for 'file': file '{dir}' is a directory."),
+])
+def test_range_errors_are_one_line(args: list[str], message: str, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    swf = small_swf(tmp_path / "small.swf")
+    fill = {"{swf}": str(swf), "{dir}": str(tmp_path)}
+    args = [fill.get(arg, arg) for arg in args]
+    code, out, err = run_main(args, capsys)
+    assert (code, out) == (2, "")
+    assert err == message.replace("{dir}", str(tmp_path)) + "\n"
+
+
+def test_unknown_flag_keeps_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["compare", "--bogus"], capsys)
+    assert code == 2
+    assert err.splitlines()[0] == "Usage: fairsched compare [OPTIONS]"
+    assert "No such option: --bogus" in err
+
+
+def _compare(tmp_path: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    swf = small_swf(tmp_path / "small.swf")
+    return run_main(["compare", "--trace", str(swf), "--orgs", "2", "--policies", *extra, "--out", str(out)],
+                    capsys)
+
+
+def test_out_gets_report_html_named_on_the_last_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "o"
+    code, stdout, err = _compare(tmp_path, out, capsys, "rr,fairshare")
+    assert code == 0, err
+    assert stdout.splitlines()[-1] == f"report: {out / 'report.html'} (all files in {out})"
+    page = (out / "report.html").read_text()
+    assert f"fairsched compare --trace {tmp_path / 'small.swf'} --orgs 2 --policies rr,fairshare --out {out}" in page
+    assert "<h2>summary.csv</h2>" in page and page.count('src="data:image/png;base64,') == 1
+    assert json.loads((out / "report.json").read_text())["outputs"]["summary.csv"] == str(out / "summary.csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o", "small.swf"]  # no staging directory left
+
+
+def test_reused_out_keeps_no_file_of_the_previous_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "o"
+    assert _compare(tmp_path, out, capsys, "rr,fairshare")[0] == 0
+    assert (out / "roundrobin" / "schedule.csv").is_file()
+    assert _compare(tmp_path, out, capsys, "fairshare")[0] == 0
+    assert not (out / "roundrobin").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o", "small.swf"]
+
+
+def test_out_refuses_a_directory_fairsched_did_not_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("precious")
+    code, _, err = _compare(tmp_path, out, capsys, "rr")
+    assert code == 2
+    assert err.startswith(f"error: {out}: holds files fairsched did not write (no report.json)")
+    assert (out / "thesis.tex").read_text() == "precious"
+
+
+def test_ctrl_c_exits_130_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(online_experiment, "run", interrupted)
+    out = tmp_path / "o"
+    code, _, err = _compare(tmp_path, out, capsys, "rr")
+    assert code == 130
+    assert err.strip().splitlines()[-1] == "interrupted: stopped before the end; no output directory was written"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["small.swf"]  # neither o nor a staging directory
+
+
+def test_ctrl_c_keeps_the_previous_run(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "o"
+    assert _compare(tmp_path, out, capsys, "rr")[0] == 0
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(online_experiment, "run", interrupted)
+    assert _compare(tmp_path, out, capsys, "fairshare")[0] == 130
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_help_defaults_and_choices_match_the_models() -> None:
+    """The CLI writes its defaults and choices out (so that --help imports no model): they must stay the models'."""
+    from dataclasses import fields
+
+    from fairsched import cli
+    from fairsched.backfill import experiment as backfill_experiment
+    from fairsched.backfill.policies import backfill_names, order_names
+    from fairsched.mosp import experiment as mosp_experiment
+    from fairsched.online import experiment as online_experiment
+    from fairsched.online.policies import REGISTRY
+    from fairsched.replicate import tpds11
+
+    assert tuple(REGISTRY) == cli.ONLINE_POLICIES
+    assert (tuple(order_names()), tuple(backfill_names())) == (cli.QUEUE_ORDERS, cli.BACKFILL_RULES)
+    assert tuple(backfill_experiment.FAIRNESS_METRICS) == cli.FAIRNESS_METRICS
+    assert tuple(tpds11.EXPERIMENTS) == cli.TPDS11_EXPERIMENTS
+    for written, config in [(cli.ONLINE_DEFAULTS, online_experiment.Config()),
+                            (cli.BACKFILL_DEFAULTS, backfill_experiment.BackfillConfig()),
+                            (cli.MOSP_DEFAULTS, mosp_experiment.Config())]:
+        names = {f.name for f in fields(config)}
+        assert vars(written) and set(vars(written)) <= names
+        assert {name: getattr(config, name) for name in vars(written)} == vars(written)
+
+
+def test_cli_import_loads_no_heavy_module() -> None:
+    """`fairsched --help` stays fast: importing the CLI pulls in none of numpy, pandas, numba, matplotlib."""
+    import subprocess
+    import sys
+
+    code = ("import sys, fairsched.cli; heavy = [m for m in ('numpy', 'pandas', 'numba', 'matplotlib') "
+            "if m in sys.modules]; print(','.join(heavy))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == ""

@@ -1,0 +1,83 @@
+"""A real ``fairsched sweep`` process interrupted mid-run: SIGKILL then a rerun gives exactly the results of an
+uninterrupted run; SIGINT or SIGTERM stops it within seconds with exit code 130, a one-line resume hint and no
+process left behind (the process tree is checked with psutil)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from fairsched.sweep import run_sweep
+from tests.test_sweep import parts, write_spec
+
+ROOT = Path(__file__).resolve().parents[1]  # `python -m` from here imports tests._toy_model
+
+
+def start_sweep(spec: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "FAIRSCHED_TOY_SLEEP": "0.25"}
+    return subprocess.Popen([sys.executable, "-m", "fairsched", "sweep", str(spec), "--out", str(out), *extra],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_parts(out: Path, n: int, process: subprocess.Popen[str], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(list((out / "cells").glob("*.parquet"))) < n:
+        assert process.poll() is None, f"the sweep ended early: {process.communicate()}"
+        assert time.monotonic() < deadline, "no progress"
+        time.sleep(0.05)
+
+
+def descendants(pid: int) -> list[psutil.Process]:
+    return psutil.Process(pid).children(recursive=True)
+
+
+def assert_all_gone(processes: list[psutil.Process], timeout: float = 10.0) -> None:
+    _, alive = psutil.wait_procs(processes, timeout=timeout)
+    assert not alive, f"left behind: {[(p.pid, p.cmdline()) for p in alive]}"
+
+
+def slow_spec(folder: Path) -> Path:
+    return write_spec(folder, "[grid]\norgs = [1, 2, 3, 4, 5, 6, 7, 8]\n", seeds="4")
+
+
+def test_sigkill_then_rerun_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    spec = slow_spec(tmp_path)
+    process = start_sweep(spec, tmp_path / "killed", "--workers", "2")
+    wait_for_parts(tmp_path / "killed", 4, process)
+    workers = descendants(process.pid)
+    assert workers, "expected worker processes"
+    process.kill()
+    process.communicate()
+    assert_all_gone(workers)  # orphaned workers notice and exit
+    interrupted = len(parts(tmp_path / "killed"))
+    assert 4 <= interrupted < 32
+    summary = run_sweep(spec, tmp_path / "killed", workers=1)  # without the delay, in this process
+    assert (summary.reused, summary.computed, summary.failed) == (interrupted, 32 - interrupted, 0)
+    run_sweep(spec, tmp_path / "whole", workers=1)
+    assert parts(tmp_path / "killed") == parts(tmp_path / "whole")
+    assert not list((tmp_path / "killed" / "cells").glob(".*"))  # no temporary file left
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupt_stops_within_seconds_and_leaves_no_process(tmp_path: Path, sig: signal.Signals) -> None:
+    spec = slow_spec(tmp_path)
+    process = start_sweep(spec, tmp_path / "out", "--workers", "2")
+    wait_for_parts(tmp_path / "out", 2, process)
+    tree = descendants(process.pid)
+    assert len(tree) >= 2
+    sent = time.monotonic()
+    os.kill(process.pid, sig)
+    _, stderr = process.communicate(timeout=10)
+    assert time.monotonic() - sent < 10
+    assert process.returncode == 130
+    done = len(parts(tmp_path / "out"))
+    assert stderr.strip().splitlines()[-1] == (f"interrupted: {done} of 32 cells done and kept; run `fairsched sweep "
+                                               f"{spec} --out {tmp_path / 'out'}` to resume")
+    assert_all_gone(tree, timeout=5)
