@@ -1,5 +1,5 @@
-"""Every table of the networking20, jsspp05 and tpds11 replication docs equals its rendering from docs/replication/data (`_doc_tables`), and the
-check notices a changed result file."""
+"""Every table of the networking20, jsspp05 and tpds11 replication docs equals its rendering from
+docs/replication/data (`fairsched.replicate._doc_tables`), and the check notices a changed result file."""
 
 from __future__ import annotations
 
