@@ -12,8 +12,7 @@ import pytest
 from fairsched.errors import ConfigError
 from fairsched.replicate import _jsspp05_ablations as j5
 from fairsched.replicate import _tpds11_ablations as t11
-from fairsched.replicate import jsspp05
-from fairsched.replicate.jsspp05 import JSSPP05Config
+from fairsched.replicate import jsspp05, jsspp05_cell
 from tests.test_replicate_jsspp05 import synthetic_swf
 
 
@@ -26,21 +25,19 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_skip_jobs_and_machine_size_change_what_is_simulated(traces: Path) -> None:
-    base = JSSPP05Config(traces_dir=traces, traces=("CTC-SP2",), subset_size=100, loads=(0.8,))
-    path = traces / jsspp05.TRACES["CTC-SP2"]
+    def prepared(**overrides: object) -> tuple:
+        return jsspp05_cell._prepare(jsspp05_cell.Config(trace="CTC-SP2", traces_dir=traces, subset_size=100,
+                                                         load=0.8, **overrides))
 
-    def prepared(**overrides: object) -> dict:
-        return jsspp05._prepare_trace("CTC-SP2", path, JSSPP05Config(**{**base.__dict__, **overrides}))
-
-    first, skipped, wider = prepared(), prepared(skip_jobs=50), prepared(machine_sizes=(("CTC-SP2", 32),))
-    assert first["info"]["processors"] == 16 and wider["info"]["processors"] == 32
+    (first, f1), (skipped, _), (wider, f2) = prepared(), prepared(skip_jobs=50), prepared(processors=32)
+    assert f1["processors"] == 16 and f2["processors"] == 32 and wider.n_processors == 32
     # twice the processors: the same jobs offer half the load, so their run times must stretch more to reach 80 %
-    assert wider["info"]["natural_load"] == pytest.approx(first["info"]["natural_load"] / 2)
-    assert wider["factors"][0.8] > 1.5 * first["factors"][0.8]
-    assert skipped["jobs"][0.8].submit.min() > first["jobs"][0.8].submit.min()  # jobs 51..150, not 1..100
-    assert skipped["jobs"][0.8].procs.size == first["jobs"][0.8].procs.size == 100
+    assert f2["natural_load"] == pytest.approx(f1["natural_load"] / 2)
+    assert f2["runtime_factor"] > 1.5 * f1["runtime_factor"]
+    assert skipped.submit.min() > first.submit.min()  # jobs 51..150, not 1..100
+    assert skipped.procs.size == first.procs.size == 100
     with pytest.raises(ConfigError, match="skip_jobs"):
-        jsspp05.run(JSSPP05Config(**{**base.__dict__, "skip_jobs": -1}))
+        jsspp05_cell.Config(skip_jobs=-1)
 
 
 def test_window_counts_by_hand() -> None:

@@ -9,8 +9,9 @@ Three steps, each writing CSV files to ``docs/replication/data`` (``jsspp05_*.cs
   default interleaved subsets, consecutive blocks, a seeded random split, and interleaved with every per-job value
   capped at its simulation's 99th percentile); the quick run's numbers are the 80 % / 95 % rows of the same
   simulations (the simulations are deterministic), so they are derived, not rerun;
-* ``ctc`` (2–4 min): CTC-SP2 at 80 % and 95 % with the header's 338 processors or the paper's 430 batch nodes, on
-  the first 5,000 jobs or on the paper's subset (`CTC_VARIANTS`, plain overrides of `JSSPP05Config`).
+* ``ctc`` (10–20 min, one process): CTC-SP2 at 80 % and 95 % with the header's 338 processors or the paper's 430
+  batch nodes, on the first 5,000 jobs or on the paper's subset (`CTC_VARIANTS`, plain overrides of
+  `fairsched.replicate.jsspp05_cell.Config`).
 
 Regenerate::
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +50,11 @@ PAPER_TABLE2: dict[tuple[str, str], tuple[float, ...]] = {
     ("SDSC-BLUE", "re"): (0.93, 0.98, 0.96, 0.98, 0.97, 0.98, 0.95, 0.97, 0.93, 0.76),
 }
 FULL_TRACES = ("CTC-SP2", "SDSC-BLUE", "SDSC-SP2")
-CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
+CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jsspp05_cell.Config`
     ("338 processors, first 5,000", {}),
-    ("430 processors, first 5,000", {"machine_sizes": (("CTC-SP2", 430),)}),
+    ("430 processors, first 5,000", {"processors": 430}),
     ("338 processors, jobs 1,001-6,000", {"skip_jobs": 1000}),
-    ("430 processors, jobs 1,001-6,000", {"machine_sizes": (("CTC-SP2", 430),), "skip_jobs": 1000}),
+    ("430 processors, jobs 1,001-6,000", {"processors": 430, "skip_jobs": 1000}),
 )
 CAP_QUANTILE = 0.99
 
@@ -150,18 +150,24 @@ def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
     write_csv(spearman_schemes(quick), out / "jsspp05_quick_spearman.csv")
 
 
-def ctc_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
-    """CTC-SP2 at 80 % and 95 % under each of `CTC_VARIANTS`: the overall and > 128 rows, one file."""
+def ctc_run(traces_dir: Path, out: Path) -> None:
+    """CTC-SP2 at 80 % and 95 % under each of `CTC_VARIANTS` (one `jsspp05_cell` simulation per load, order and
+    depth): the overall and > 128 rows, the machine size, the subset's own load and the run-time factor."""
+    from fairsched.replicate import jsspp05_cell
     from fairsched.report.export import write_csv
 
-    base = jsspp05.JSSPP05Config.quick(traces_dir=traces_dir, traces=("CTC-SP2",), workers=workers)
     frames = []
     for name, overrides in CTC_VARIANTS:
-        result = jsspp05.run(replace(base, **overrides))
-        rows = result.rows[result.rows["width"].isin([jsspp05.ALL_WIDTHS, ">128"])]
-        factors = result.simulations.groupby("load")["runtime_factor"].first()
-        frames.append(rows.assign(variant=name, processors=result.traces["CTC-SP2"]["processors"],
-                                  natural_load=result.traces["CTC-SP2"]["natural_load"],
+        keys = [("CTC-SP2", load, order, depth) for load in jsspp05.QUICK_LOADS for order in jsspp05.ORDERS
+                for depth in jsspp05.DEPTHS]
+        cells = {key: jsspp05_cell.run(jsspp05_cell.Config(trace="CTC-SP2", traces_dir=traces_dir, load=key[1],
+                                                           order=key[2], backfill=key[3], **overrides))
+                 for key in keys}
+        rows = jsspp05._rows(keys, {k: c.per_job for k, c in cells.items()}, {"CTC-SP2": cells[keys[0]].procs})
+        rows = rows[rows["width"].isin([jsspp05.ALL_WIDTHS, ">128"])]
+        first = cells[keys[0]].figures
+        factors = {key[1]: cell.figures["runtime_factor"] for key, cell in cells.items()}
+        frames.append(rows.assign(variant=name, processors=first["processors"], natural_load=first["natural_load"],
                                   runtime_factor=rows["load"].map(factors)))
     write_csv(pd.concat(frames, ignore_index=True), out / "jsspp05_ctc_variants.csv")
 
@@ -310,7 +316,7 @@ def main(argv: list[str] | None = None) -> None:
     if "full" in args.steps:
         full_run(traces, args.out, args.workers)
     if "ctc" in args.steps:
-        ctc_run(traces, args.out, args.workers)
+        ctc_run(traces, args.out)
 
 
 if __name__ == "__main__":
