@@ -36,7 +36,7 @@ def test_skip_jobs_and_machine_size_change_what_is_simulated(traces: Path) -> No
     assert f2["runtime_factor"] > 1.5 * f1["runtime_factor"]
     assert skipped.submit.min() > first.submit.min()  # jobs 51..150, not 1..100
     assert skipped.procs.size == first.procs.size == 100
-    with pytest.raises(ConfigError, match="skip_jobs"):
+    with pytest.raises(ConfigError, match="--skip-jobs"):
         jsspp05_cell.Config(skip_jobs=-1)
 
 
