@@ -153,3 +153,13 @@ def test_trace_fetch_unknown_name(capsys) -> None:
     code, out, err = run_main(["trace", "fetch", "no-such-trace"], capsys)
     assert (code, out) == (2, "")
     assert err.startswith("error: unknown trace 'no-such-trace'; choose one of:")
+
+
+def test_workers_is_the_process_flag_and_jobs_its_deprecated_alias() -> None:
+    import typer
+
+    replicate = typer.main.get_command(cli.app).commands["replicate"]
+    for command in ("jsspp05", "ppam13", "spaa13", "tpds11"):
+        (option,) = [p for p in replicate.commands[command].params if p.name == "workers"]
+        assert option.opts[:1] == ["--workers"] and {"--jobs", "-j", "-w"} <= set(option.opts), command
+        assert "deprecated alias" in option.help, command

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairsched.errors import ConfigError
@@ -170,10 +170,21 @@ def random_instance(rng: np.random.Generator, *, fit_all: bool) -> MospInstance:
 
 @st.composite
 def instances(draw: st.DrawFn, *, fit_all: bool = True) -> MospInstance:
-    """Like `random_instance`, shrinkable: jobs fit every cluster (Theorem 1) unless `fit_all` is False."""
-    procs = draw(st.lists(st.integers(1, 6), min_size=1, max_size=4))
-    n = draw(st.integers(1, 12))
-    one_owner = draw(st.booleans())
+    """Like `random_instance`, shrinkable: jobs fit every cluster (Theorem 1) unless `fit_all` is False.
+
+    Half the draws are biased towards MOCCA's hard phases: one organization owns every job on a small cluster
+    (1-2 processors) beside larger ones, so its local schedule passes 3LB and phases 2-3 have work
+    (`test_the_strategy_reaches_phases_2_and_3` checks how often).
+    """
+    hard = draw(st.booleans())
+    if hard:
+        procs = [draw(st.integers(1, 2)), *draw(st.lists(st.integers(3, 6), min_size=2, max_size=3))]
+        n = draw(st.integers(6, 12))
+        one_owner = True
+    else:
+        procs = draw(st.lists(st.integers(1, 6), min_size=1, max_size=4))
+        n = draw(st.integers(1, 12))
+        one_owner = draw(st.booleans())
     owner = [0] * n if one_owner else draw(st.lists(st.integers(0, len(procs) - 1), min_size=n, max_size=n))
     cap = [min(procs) if fit_all else procs[o] for o in owner]
     width = [draw(st.integers(1, c)) for c in cap]
@@ -324,6 +335,20 @@ def test_experimental_equals_its_literal_twin() -> None:
 # ---------------------------------------------------------------------------------------------------------------
 # Guarantees on random instances
 # ---------------------------------------------------------------------------------------------------------------
+
+def test_the_strategy_reaches_phases_2_and_3() -> None:
+    """Guard against a strategy that only exercises phase 1: MOCCA must often move jobs (phases 2-3)."""
+    phases: list[int] = []
+
+    @settings(max_examples=100, derandomize=True, database=None, deadline=None)
+    @given(inst=instances())
+    def collect(inst: MospInstance) -> None:
+        phases.append(int(mocca_run(inst).phase.max()))
+
+    collect()
+    assert sum(phase >= 2 for phase in phases) >= 30, phases
+    assert sum(phase == 3 for phase in phases) >= 5, phases
+
 
 @given(instances())
 def test_theorem_1_every_job_placed_by_3lb_and_nobody_worse_off(inst: MospInstance) -> None:

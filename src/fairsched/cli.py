@@ -319,7 +319,8 @@ def unfairness_fst_command(
 @replicate_app.command("jsspp05")
 def replicate_jsspp05_command(
     quick: Annotated[bool, typer.Option(help="CTC-SP2 and SDSC-BLUE at 80 % and 95 % load only.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", "--jobs", "-j", min=1,
+                                         help="Worker processes (--jobs/-j: deprecated alias).")] = 1,
     traces: Annotated[Path | None, typer.Option(file_okay=False, help="Directory of the traces. Default: "
                                                 "$FAIRSCHED_TRACES, else ../shared/traces.")] = None,
     subset_size: Annotated[int, typer.Option(min=2, help="Jobs per trace (the first ones).")] = 5000,
@@ -332,7 +333,7 @@ def replicate_jsspp05_command(
     from fairsched.report.backfill import jsspp05_json, jsspp05_renderable, write_jsspp05_outputs
 
     make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config
-    config = make(traces_dir=traces, subset_size=subset_size, workers=jobs)
+    config = make(traces_dir=traces, subset_size=subset_size, workers=workers)
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = jsspp05.run(config, progress=progress)
@@ -347,11 +348,12 @@ def replicate_jsspp05_command(
 Traces = Annotated[Path | None, typer.Option(file_okay=False, help="Directory of the traces. Default: "
                                              "$FAIRSCHED_TRACES, else ../shared/traces.")]
 Quick = Annotated[bool, typer.Option(help="10 windows instead of 100 (and fewer k for SPAA'13's figures).")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (windows run in parallel).")]
+Workers = Annotated[int, typer.Option("--workers", "-w", "--jobs", "-j", min=1,
+                                     help="Worker processes, run in parallel (--jobs/-j: deprecated alias).")]
 
 
 @replicate_app.command("ppam13")
-def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Traces = None, seed: Seed = 0,
+def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/ppam13"),
                              as_json: Json = False,
@@ -361,7 +363,7 @@ def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Trace
     """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows."""
     from fairsched.replicate import ppam13, ppam13_variants
 
-    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=jobs, seed=seed, out_dir=out)
+    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
     if variants:
         _prepare_out(out)
         with _progress(enabled=not as_json) as progress:
@@ -375,14 +377,14 @@ def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Trace
 
 
 @replicate_app.command("spaa13")
-def replicate_spaa13_command(quick: Quick = False, jobs: Jobs = 1, traces: Traces = None, seed: Seed = 0,
+def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/spaa13"),
                              as_json: Json = False) -> None:
     """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table."""
     from fairsched.replicate import spaa13
 
-    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=jobs, seed=seed, out_dir=out)
+    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
     _replicate_online(spaa13.run, config, "SPAA'13 Sec. 6.3: Δψ/p_tot mean (std), ours vs the paper", as_json)
 
 
@@ -451,7 +453,7 @@ def mosp_command(
 @replicate_app.command("tpds11")
 def replicate_tpds11_command(
     quick: Annotated[bool, typer.Option(help="5 instances per combination instead of 50.")] = False,
-    jobs: Jobs = 1, seed: Annotated[int, typer.Option("--seed", help="Seed of every instance.")] = 0,
+    workers: Workers = 1, seed: Annotated[int, typer.Option("--seed", help="Seed of every instance.")] = 0,
     experiments: Annotated[str, typer.Option(help="Comma-separated: " + ", ".join(TPDS11_EXPERIMENTS) + ".")]
     = ",".join(TPDS11_EXPERIMENTS),
     out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
@@ -462,7 +464,7 @@ def replicate_tpds11_command(
     from fairsched.replicate import tpds11
     from fairsched.report.mosp import tpds11_renderable, write_tpds11_outputs
 
-    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments))
+    config = tpds11.TPDS11Config(quick=quick, jobs=workers, seed=seed, experiments=_names(experiments))
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
