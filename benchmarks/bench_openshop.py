@@ -20,7 +20,7 @@
 How close the heuristics get to the optimum is measured by `fairsched replicate networking20` (``reach``).
 
 Times are the best of ``--repeat`` runs after JIT warm-up; every schedule timed is checked once by
-`fairsched.openshop.validate.check_openshop_schedule` (not timed).
+`fairsched.openshop.validate.validate_openshop_schedule` (not timed).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from fairsched.openshop.generate import random_instance
 from fairsched.openshop.metrics import lexicographically_fairer
 from fairsched.openshop.online import DELTA0_S
 from fairsched.openshop.policies.exact import brute_force, lexicographic_milp
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 from fairsched.workload.google import read_google
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -96,8 +96,8 @@ def bench_evaluate(instance: OpenShopInstance, repeat: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     order = rng.permutation(instance.n_jobs)
     task_order = rng.permutation(instance.n_tasks)
-    check_openshop_schedule(instance, evaluate_permutation(instance, order))  # also the JIT warm-up
-    check_openshop_schedule(instance, evaluate_task_order(instance, task_order))
+    validate_openshop_schedule(instance, evaluate_permutation(instance, order))  # also the JIT warm-up
+    validate_openshop_schedule(instance, evaluate_task_order(instance, task_order))
     out = {}
     for name, run in (("evaluate_permutation", lambda: evaluate_permutation(instance, order)),
                       ("evaluate_task_order", lambda: evaluate_task_order(instance, task_order))):
@@ -110,7 +110,7 @@ def bench_algorithms(instance: OpenShopInstance, runs: tuple, repeat: int) -> di
     out = {}
     for label, name, kind, params in runs:
         schedule = solve(instance, name, utilities=kind, **params)  # JIT warm-up, and the schedule checked
-        check_openshop_schedule(instance, schedule)
+        validate_openshop_schedule(instance, schedule)
         seconds = best_of(repeat, lambda n=name, u=kind, p=params: solve(instance, n, utilities=u, **p))
         out[label] = {"seconds": round(seconds, 4), "mean_completion": round(float(schedule.completion.mean()), 1)}
     return out
@@ -121,7 +121,7 @@ def bench_online(instance: OpenShopInstance, delta0: float, repeat: int) -> dict
     out: dict = {"delta0_s": round(delta0, 1)}
     for name in ONLINE_RUNS:
         schedule = run_online(instance, name, delta0=delta0)
-        check_openshop_schedule(instance, schedule)
+        validate_openshop_schedule(instance, schedule)
         seconds = best_of(repeat, lambda n=name: run_online(instance, n, delta0=delta0))
         out[name] = {"seconds": round(seconds, 4),
                      "mean_delay": round(float((schedule.completion - instance.arrival).mean()), 1)}
@@ -167,7 +167,7 @@ def bench_exact(repeat: int, seed: int) -> dict:
     for n in (8, 12, 20):
         instance = small if n == 8 else random_instance(n, 5, seed, density=0.5, max_time=10)
         schedule = lexicographic_milp(instance)
-        check_openshop_schedule(instance, schedule)
+        validate_openshop_schedule(instance, schedule)
         row = {"seconds": round(best_of(repeat, lambda i=instance: lexicographic_milp(i)), 3)}
         if n == 8:
             row["same_vector_as_brute_force"] = not (lexicographically_fairer(brute.completion, schedule.completion)

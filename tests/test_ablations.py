@@ -6,6 +6,8 @@ exact difference worked out in its docstring.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,8 +15,10 @@ import pytest
 from fairsched.errors import ConfigError
 from fairsched.online.engine import simulate
 from fairsched.online.policies import get_policy
+from fairsched.online.policies.directcontr import DirectContr
 from fairsched.online.policies.rand import printed_terms
 from fairsched.online.validate import check_online_schedule
+from fairsched.online.view import OnlineView, Tags
 from fairsched.replicate._online_windows import warm_window
 from fairsched.scenario import Scenario, build_scenario, scenario_from_arrays, split_machines
 from fairsched.workload.model import Workload
@@ -128,3 +132,54 @@ def test_zipf_exponent_reaches_the_split() -> None:
     rng = np.random.default_rng(0)
     assert sorted(split_machines(64, 5, "zipf", rng=rng).tolist(), reverse=True) == [35, 13, 7, 5, 4]
     assert sorted(split_machines(64, 5, "zipf", zipf_s=0.0, rng=rng).tolist(), reverse=True) == [13, 13, 13, 13, 12]
+
+
+@dataclass
+class _WatchedPrinted(DirectContr):
+    """DIRECTCONTR with lines 15–16 as printed, logging (now, the lag it ranks by) at each decision."""
+
+    seen: list[tuple[int, list[int]]] = field(default_factory=list)
+    name = "directcontr"
+    tags = Tags(randomized=True)
+
+    def _printed_lag(self, view: OnlineView, lag: list[int]) -> list[int]:
+        out = super()._printed_lag(view, lag)
+        self.seen.append((view.now, out))
+        return out
+
+
+def _printed_lags_brute_force(schedule: pd.DataFrame, owner: np.ndarray, k: int,
+                              times: list[int]) -> list[list[int]]:
+    """Unit by unit: φ − ψ at each decision time t, plus 2 Σ over the intervals (a, b] between decisions of
+    X_u − Y_u, X_u (Y_u) = Σ over units of u's jobs (on u's machines) executed in [a, b) of their value b − i."""
+    rows = schedule[["org", "start", "end", "machine"]].to_numpy().tolist()
+    swapped, previous, out = [0] * k, None, []
+    for t in times:
+        if previous is not None:
+            for org, start, end, machine in rows:
+                for i in range(max(start, previous), min(end, t)):
+                    swapped[org] += t - i
+                    swapped[int(owner[machine])] -= t - i
+        psi, phi = [0] * k, [0] * k
+        for org, start, end, machine in rows:
+            for i in range(start, min(end, t)):
+                psi[org] += t - i
+                phi[int(owner[machine])] += t - i
+        out.append([phi[u] - psi[u] + 2 * swapped[u] for u in range(k)])
+        previous = t
+    return out
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_directcontr_printed_lag_equals_unit_by_unit_sums(seed: int) -> None:
+    """The closed form of `_printed_lag` against a unit-by-unit count on random small scenarios."""
+    rng = np.random.default_rng(seed)
+    k, n = int(rng.integers(2, 5)), int(rng.integers(3, 30))
+    scenario = scenario_from_arrays(release=rng.integers(0, 12, n), processing_time=rng.integers(1, 8, n),
+                                    org=rng.integers(0, k, n), machines_per_org=rng.integers(1, 3, k))
+    policy = _WatchedPrinted(update="printed")
+    result = simulate(scenario, policy, seed=seed)
+    assert check_online_schedule(result.schedule, scenario) == []
+    times = [now for now, _ in policy.seen]
+    assert [lag for _, lag in policy.seen] == _printed_lags_brute_force(result.schedule, scenario.machine_owner,
+                                                                        k, times)

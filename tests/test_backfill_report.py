@@ -15,14 +15,13 @@ from fairsched.backfill import BackfillJobs, simulate
 from fairsched.backfill.experiment import BackfillConfig, BackfillReport, backfill_workload, run_backfill
 from fairsched.errors import ConfigError
 from fairsched.report.backfill import (
-    ProcessorAssignment,
-    assign_processors,
     backfill_json,
     backfill_renderable,
     gantt_figure,
     write_backfill_outputs,
 )
 from fairsched.report.batsim import BATSIM_COLUMNS
+from fairsched.report.processors import ProcessorAssignment, assign_processors
 from fairsched.workload.swf import read_swf
 from tests.test_backfill_cli import EASY_STARTS, TOY_JOBS, swf_text
 

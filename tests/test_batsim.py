@@ -16,6 +16,7 @@ from fairsched.online.experiment import CompareConfig, compare_scenario
 from fairsched.report.batsim import BATSIM_COLUMNS, interval_sets, jobs_frame, online_jobs_frame
 from fairsched.report.mosp import write_mosp_outputs
 from fairsched.report.online import write_compare_outputs
+from fairsched.report.processors import assign_processors
 from fairsched.scenario import scenario_from_arrays
 from tests.conftest import run_main
 from tests.test_backfill_cli import TOY_JOBS, swf_text
@@ -160,7 +161,7 @@ def test_gantt_charts_say_when_they_are_cut(monkeypatch: pytest.MonkeyPatch) -> 
     assert cut.axes[0].get_title() == f"t — {drawn} of 30 jobs drawn (the first 5 by start time on each cluster)"
 
     schedule = pd.DataFrame({"submit": [0, 0, 1], "start": [0, 2, 4], "end": [2, 4, 6], "procs": [1, 1, 1]})
-    assignment = backfill_report.assign_processors(schedule, 1)
+    assignment = assign_processors(schedule, 1)
     monkeypatch.setattr(backfill_report, "MAX_GANTT_JOBS", 2)
     title = backfill_report.gantt_figure(schedule, assignment, 1, title="b").axes[0].get_title()
     assert title == "b — first 2 of 3 jobs by start time"

@@ -108,7 +108,9 @@ def test_a_bug_keeps_its_traceback(tiny_trace: Path, monkeypatch: pytest.MonkeyP
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug, not a user error")
 
-    monkeypatch.setattr(cli, "trace_info", broken)
+    from fairsched.workload import info
+
+    monkeypatch.setattr(info, "trace_info", broken)  # the CLI imports it when the command runs
     with pytest.raises(RuntimeError, match="a bug"):
         cli.main(["trace", "info", str(tiny_trace)])
 
@@ -151,3 +153,13 @@ def test_trace_fetch_unknown_name(capsys) -> None:
     code, out, err = run_main(["trace", "fetch", "no-such-trace"], capsys)
     assert (code, out) == (2, "")
     assert err.startswith("error: unknown trace 'no-such-trace'; choose one of:")
+
+
+def test_workers_is_the_process_flag_and_jobs_its_deprecated_alias() -> None:
+    import typer
+
+    replicate = typer.main.get_command(cli.app).commands["replicate"]
+    for command in ("jsspp05", "ppam13", "spaa13", "tpds11"):
+        (option,) = [p for p in replicate.commands[command].params if p.name == "workers"]
+        assert option.opts[:1] == ["--workers"] and {"--jobs", "-j", "-w"} <= set(option.opts), command
+        assert "deprecated alias" in option.help, command

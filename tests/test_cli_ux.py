@@ -105,3 +105,38 @@ def test_ctrl_c_keeps_the_previous_run(tmp_path: Path, capsys: pytest.CaptureFix
     monkeypatch.setattr(online_experiment, "run", interrupted)
     assert _compare(tmp_path, out, capsys, "fairshare")[0] == 130
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_help_defaults_and_choices_match_the_models() -> None:
+    """The CLI writes its defaults and choices out (so that --help imports no model): they must stay the models'."""
+    from dataclasses import fields
+
+    from fairsched import cli
+    from fairsched.backfill import experiment as backfill_experiment
+    from fairsched.backfill.policies import backfill_names, order_names
+    from fairsched.mosp import experiment as mosp_experiment
+    from fairsched.online import experiment as online_experiment
+    from fairsched.online.policies import REGISTRY
+    from fairsched.replicate import tpds11
+
+    assert tuple(REGISTRY) == cli.ONLINE_POLICIES
+    assert (tuple(order_names()), tuple(backfill_names())) == (cli.QUEUE_ORDERS, cli.BACKFILL_RULES)
+    assert tuple(backfill_experiment.FAIRNESS_METRICS) == cli.FAIRNESS_METRICS
+    assert tuple(tpds11.EXPERIMENTS) == cli.TPDS11_EXPERIMENTS
+    for written, config in [(cli.ONLINE_DEFAULTS, online_experiment.Config()),
+                            (cli.BACKFILL_DEFAULTS, backfill_experiment.BackfillConfig()),
+                            (cli.MOSP_DEFAULTS, mosp_experiment.Config())]:
+        names = {f.name for f in fields(config)}
+        assert vars(written) and set(vars(written)) <= names
+        assert {name: getattr(config, name) for name in vars(written)} == vars(written)
+
+
+def test_cli_import_loads_no_heavy_module() -> None:
+    """`fairsched --help` stays fast: importing the CLI pulls in none of numpy, pandas, numba, matplotlib."""
+    import subprocess
+    import sys
+
+    code = ("import sys, fairsched.cli; heavy = [m for m in ('numpy', 'pandas', 'numba', 'matplotlib') "
+            "if m in sys.modules]; print(','.join(heavy))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == ""

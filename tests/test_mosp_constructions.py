@@ -13,7 +13,7 @@ from fairsched.mosp.metrics import makespan
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 from tests.naive.mosp_brute_force import brute_force_optimum
 
 # -- Prop. 7 (§4.5.1) -----------------------------------------------------------------------------------------
@@ -49,7 +49,7 @@ def test_prop7_three_lb_minus_epsilon_is_below_the_optimum(epsilon: float) -> No
     bounds = {"mocca": 3 * inst.lower_bound(), "mocca-exp": 3 * inst.lower_bound(), "mocca4": 4 * inst.lower_bound()}
     for name in ALGORITHMS:  # every algorithm is above the optimum, MOCCAs within their bounds
         result = solve(inst, name)
-        check_mosp_schedule(inst, result, makespan_bound=bounds.get(name))
+        validate_mosp_schedule(inst, result, makespan_bound=bounds.get(name))
         assert makespan(inst, result) >= prop7_optimum(n_orgs, m, 7)
 
 
@@ -116,11 +116,11 @@ def test_prop13_ilba_ratio_exceeds_x_plus_one(x: int) -> None:
     """ILBA on the HF local schedules returns (x + 1) L + x (the proof's value) while the optimum is L."""
     inst, big_l = prop13_instance(x)
     optimum = prop13_optimum(inst, big_l)
-    check_mosp_schedule(inst, optimum, local_constraint=False)
+    validate_mosp_schedule(inst, optimum, local_constraint=False)
     assert makespan(inst, optimum) == big_l == inst.lower_bound()
     local = local_schedule(inst)
     result = ilba(inst, local)
-    check_mosp_schedule(inst, result, delay_reference=local)
+    validate_mosp_schedule(inst, result, delay_reference=local)
     assert makespan(inst, result) == (x + 1) * big_l + x
     assert makespan(inst, result) / makespan(inst, optimum) > x + 1
 
@@ -144,8 +144,8 @@ def test_fig2_constraint_costs_three_halves() -> None:
     assert 2 * constrained == 3 * unconstrained
     global_optimum = MospSchedule(cluster=np.array([0, 0, 1, 2]), start=np.array([0, 1, 0, 0]))
     with pytest.raises(InvalidScheduleError, match="organization 1 finishes at t=2, later than t=1"):
-        check_mosp_schedule(FIG2, global_optimum)
+        validate_mosp_schedule(FIG2, global_optimum)
     for name in ALGORITHMS:  # no algorithm meeting the constraint beats 3/2 C*
         result = solve(FIG2, name)
-        check_mosp_schedule(FIG2, result)
+        validate_mosp_schedule(FIG2, result)
         assert 2 * makespan(FIG2, result) >= 3 * unconstrained

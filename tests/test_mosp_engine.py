@@ -23,7 +23,7 @@ from fairsched.mosp.metrics import (
     score,
 )
 from fairsched.mosp.policies.local import local_order, local_schedule
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 from tests.naive.mosp_brute_force import brute_force_optimum, earliest_on_grid, naive_busy, naive_list_schedule
 from tests.strategies import mosp_instances
 
@@ -252,7 +252,7 @@ def test_every_algorithm_gives_valid_named_schedules(name: str) -> None:
         for order in ("hf", "lpt"):
             schedule = solve(inst, name, local_order=order, seed=3)
             assert schedule.algorithm == name
-            check_mosp_schedule(inst, schedule, local_order=order)
+            validate_mosp_schedule(inst, schedule, local_order=order)
 
 
 @given(mosp_instances(fit_everywhere=True, max_jobs=6, max_orgs=3, max_procs=3, max_runtime=3))
@@ -265,5 +265,5 @@ def test_algorithms_between_lower_bound_and_brute_force(inst: MospInstance) -> N
     bounds = {"mocca": 3 * inst.lower_bound(), "mocca-exp": 3 * inst.lower_bound(), "mocca4": 4 * inst.lower_bound()}
     for name in ALGORITHMS:
         schedule = solve(inst, name)
-        check_mosp_schedule(inst, schedule, makespan_bound=bounds.get(name))
+        validate_mosp_schedule(inst, schedule, makespan_bound=bounds.get(name))
         assert makespan(inst, schedule) >= constrained

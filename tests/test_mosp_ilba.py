@@ -15,7 +15,7 @@ from fairsched.mosp.metrics import makespan
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 from tests.naive.mosp_brute_force import brute_force_optimum, earliest_on_grid
 from tests.strategies import mosp_instances
 
@@ -55,7 +55,7 @@ def test_ilba_hand_computed_parallel_jobs() -> None:
     after = ilba(inst, before)
     assert after.cluster.tolist() == [0, 1, 1, 1] and after.start.tolist() == [0, 1, 3, 0]
     assert after.algorithm == "local+ilba"
-    check_mosp_schedule(inst, after, delay_reference=before)
+    validate_mosp_schedule(inst, after, delay_reference=before)
 
 
 def test_ilba_orders_equal_makespans_by_work() -> None:
@@ -99,12 +99,12 @@ def test_ilba_never_delays_a_job(inst: MospInstance, order: str, seed: int) -> N
     """Prop. 11 on local schedules (so constraint (1) holds too), MOCCA(4) outputs and arbitrary ones."""
     local = local_schedule(inst, order=order, seed=seed)
     improved = ilba(inst, local)
-    check_mosp_schedule(inst, improved, local_order=order, seed=seed, delay_reference=local)
+    validate_mosp_schedule(inst, improved, local_order=order, seed=seed, delay_reference=local)
     assert makespan(inst, improved) <= makespan(inst, local)
     moved = mocca_alpha(inst, local_order=order, seed=seed)
-    check_mosp_schedule(inst, ilba(inst, moved), local_constraint=False, delay_reference=moved)
+    validate_mosp_schedule(inst, ilba(inst, moved), local_constraint=False, delay_reference=moved)
     anything = _random_feasible_schedule(inst, np.random.default_rng(seed))
-    check_mosp_schedule(inst, ilba(inst, anything), local_constraint=False, delay_reference=anything)
+    validate_mosp_schedule(inst, ilba(inst, anything), local_constraint=False, delay_reference=anything)
 
 
 @given(mosp_instances(max_orgs=3, max_jobs=6, max_procs=2, max_runtime=4).map(

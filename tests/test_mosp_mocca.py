@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairsched.errors import ConfigError
@@ -16,7 +16,7 @@ from fairsched.mosp.policies._mocca_phases import idle_since_table
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca import mocca, mocca_run
 from fairsched.mosp.policies.mocca_exp import mocca_experimental, mocca_experimental_run
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 
 NEVER = 10**9
 
@@ -170,10 +170,21 @@ def random_instance(rng: np.random.Generator, *, fit_all: bool) -> MospInstance:
 
 @st.composite
 def instances(draw: st.DrawFn, *, fit_all: bool = True) -> MospInstance:
-    """Like `random_instance`, shrinkable: jobs fit every cluster (Theorem 1) unless `fit_all` is False."""
-    procs = draw(st.lists(st.integers(1, 6), min_size=1, max_size=4))
-    n = draw(st.integers(1, 12))
-    one_owner = draw(st.booleans())
+    """Like `random_instance`, shrinkable: jobs fit every cluster (Theorem 1) unless `fit_all` is False.
+
+    Half the draws are biased towards MOCCA's hard phases: one organization owns every job on a small cluster
+    (1-2 processors) beside larger ones, so its local schedule passes 3LB and phases 2-3 have work
+    (`test_the_strategy_reaches_phases_2_and_3` checks how often).
+    """
+    hard = draw(st.booleans())
+    if hard:
+        procs = [draw(st.integers(1, 2)), *draw(st.lists(st.integers(3, 6), min_size=2, max_size=3))]
+        n = draw(st.integers(6, 12))
+        one_owner = True
+    else:
+        procs = draw(st.lists(st.integers(1, 6), min_size=1, max_size=4))
+        n = draw(st.integers(1, 12))
+        one_owner = draw(st.booleans())
     owner = [0] * n if one_owner else draw(st.lists(st.integers(0, len(procs) - 1), min_size=n, max_size=n))
     cap = [min(procs) if fit_all else procs[o] for o in owner]
     width = [draw(st.integers(1, c)) for c in cap]
@@ -278,7 +289,7 @@ def test_experimental_leaves_a_job_that_fits_nowhere_at_its_local_place() -> Non
     run = mocca_experimental_run(inst, local_order="spt")
     assert run.restored.tolist() == [False, False, True, False] and not run.moved.any()
     assert run.schedule.cluster.tolist() == [0] * 4 and run.schedule.start.tolist() == [2, 6, 10, 0]
-    check_mosp_schedule(inst, run.schedule, local_order="spt")
+    validate_mosp_schedule(inst, run.schedule, local_order="spt")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -325,10 +336,24 @@ def test_experimental_equals_its_literal_twin() -> None:
 # Guarantees on random instances
 # ---------------------------------------------------------------------------------------------------------------
 
+def test_the_strategy_reaches_phases_2_and_3() -> None:
+    """Guard against a strategy that only exercises phase 1: MOCCA must often move jobs (phases 2-3)."""
+    phases: list[int] = []
+
+    @settings(max_examples=100, derandomize=True, database=None, deadline=None)
+    @given(inst=instances())
+    def collect(inst: MospInstance) -> None:
+        phases.append(int(mocca_run(inst).phase.max()))
+
+    collect()
+    assert sum(phase >= 2 for phase in phases) >= 30, phases
+    assert sum(phase == 3 for phase in phases) >= 5, phases
+
+
 @given(instances())
 def test_theorem_1_every_job_placed_by_3lb_and_nobody_worse_off(inst: MospInstance) -> None:
     run = mocca_run(inst)
-    check_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
+    validate_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
     local = local_schedule(inst)
     kept = run.phase == 1
     assert np.array_equal(run.schedule.start[kept], local.start[kept])
@@ -343,14 +368,14 @@ def test_formal_mocca_outside_theorem_1_refuses_or_keeps_its_guarantees(inst: Mo
         schedule = mocca(inst, local_order=order, seed=seed)
     except ConfigError:
         return
-    check_mosp_schedule(inst, schedule, local_order=order, seed=seed, makespan_bound=3 * inst.lower_bound())
+    validate_mosp_schedule(inst, schedule, local_order=order, seed=seed, makespan_bound=3 * inst.lower_bound())
 
 
 @given(instances(fit_all=False), st.sampled_from(["hf", "lpt", "spt", "rnd"]), st.integers(0, 3))
 def test_experimental_is_valid_and_compaction_never_delays(inst: MospInstance, order: str, seed: int) -> None:
     run = mocca_experimental_run(inst, local_order=order, seed=seed)
     for schedule in (run.backward, run.schedule):
-        check_mosp_schedule(inst, schedule, local_order=order, seed=seed)
+        validate_mosp_schedule(inst, schedule, local_order=order, seed=seed)
     assert (run.schedule.start <= run.backward.start).all()
     assert np.array_equal(run.schedule.cluster, run.backward.cluster)
     local = local_schedule(inst, order=order, seed=seed)
@@ -368,7 +393,7 @@ def test_experimental_meets_3lb_with_hf_when_jobs_fit_every_cluster(inst: MospIn
     here. A failure would be a counterexample worth keeping, and the schedule would still be valid."""
     run = mocca_experimental_run(inst)
     assert not run.restored.any()
-    check_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
+    validate_mosp_schedule(inst, run.schedule, makespan_bound=3 * inst.lower_bound())
 
 
 # ---------------------------------------------------------------------------------------------------------------

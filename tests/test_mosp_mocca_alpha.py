@@ -13,7 +13,7 @@ from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.metrics import deadline, makespan, org_makespans
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_alpha import mocca_alpha
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 from tests.strategies import mosp_instances
 
 
@@ -27,7 +27,7 @@ def test_cut_and_backwards_placement_hand_computed() -> None:
     # e = 2 the smallest cluster (1) is busy on [1, 2) with job 1, cluster 0 takes all three on [1, 2).
     moved = mocca_alpha(inst, alpha=2.0)
     assert moved.cluster.tolist() == [1, 1, 0, 0, 0] and moved.start.tolist() == [0, 1, 1, 1, 1]
-    check_mosp_schedule(inst, moved, makespan_bound=2)
+    validate_mosp_schedule(inst, moved, makespan_bound=2)
 
 
 def test_high_jobs_first_and_smallest_cluster_first() -> None:
@@ -40,7 +40,7 @@ def test_high_jobs_first_and_smallest_cluster_first() -> None:
     assert local_schedule(inst).start.tolist() == [0, 4, 4, 4]
     result = mocca_alpha(inst, alpha=1.5)
     assert result.cluster.tolist() == [0, 2, 1, 0] and result.start.tolist() == [0, 3, 3, 4]
-    check_mosp_schedule(inst, result, makespan_bound=6)
+    validate_mosp_schedule(inst, result, makespan_bound=6)
     # The same jobs with the two moved ones swapped in index order: the HF list still places the wider first.
     inst = MospInstance.from_arrays(procs=[4, 2, 2], owner=[0, 0, 0, 0], runtime=[4, 3, 3, 2], width=[4, 1, 2, 1])
     result = mocca_alpha(inst, alpha=1.5)
@@ -79,11 +79,11 @@ def test_jobs_that_fit_nowhere_before_the_deadline_keep_their_local_place() -> N
     inst = MospInstance.from_arrays(procs=[1], owner=[0, 0], runtime=[2, 2], width=[1, 1])
     result = mocca_alpha(inst, alpha=0.25)
     assert result.cluster.tolist() == [0, 0] and result.start.tolist() == [0, 2]
-    check_mosp_schedule(inst, result)
+    validate_mosp_schedule(inst, result)
     # Two clusters (2 and 1 processors): org 0's wide job (q = 2, p = 4) fits only on cluster 0, where it stays.
     inst = MospInstance.from_arrays(procs=[2, 1], owner=[0, 1, 1, 1], runtime=[4, 1, 1, 1], width=[2, 1, 1, 1])
     result = mocca_alpha(inst, alpha=1.0, hf_fallback=False)  # LB = 4, D = 4: org 1's jobs end by 3 anyway
-    check_mosp_schedule(inst, result)
+    validate_mosp_schedule(inst, result)
     assert result.start[0] == 0 and result.cluster[0] == 0
 
 
@@ -93,7 +93,7 @@ def test_small_thresholds_never_break_the_local_constraint(inst: MospInstance, a
     """Far outside Prop. 10 (α < 4, no HF fall-back, jobs not fitting every cluster) jobs that fit nowhere before
     D keep their local place, so every organization still finishes no later than alone."""
     result = mocca_alpha(inst, alpha=alpha, local_order=order, seed=3, hf_fallback=False)
-    check_mosp_schedule(inst, result, local_order=order, seed=3)
+    validate_mosp_schedule(inst, result, local_order=order, seed=3)
 
 
 def test_given_local_schedule_is_checked() -> None:
@@ -112,7 +112,7 @@ def test_given_local_schedule_is_checked() -> None:
 def test_prop10_within_4lb_and_local_constraint(inst: MospInstance, order: str, seed: int) -> None:
     """Prop. 10: every job placed, C_max <= 4LB, no organization worse off than with its local policy."""
     result = mocca_alpha(inst, local_order=order, seed=seed)
-    check_mosp_schedule(inst, result, local_order=order, seed=seed, makespan_bound=4 * inst.lower_bound())
+    validate_mosp_schedule(inst, result, local_order=order, seed=seed, makespan_bound=4 * inst.lower_bound())
     local = local_schedule(inst, order=order, seed=seed)
     cut = deadline(inst, 4.0)
     unmoved = local.start + inst.runtime <= cut
@@ -145,5 +145,5 @@ def test_prop10_on_loaded_organizations() -> None:
             result = mocca_alpha(inst, local_order=order, seed=5)
             local = local_schedule(inst, order=order, seed=5)
             n_moved += int((result.cluster != local.cluster).any())
-            check_mosp_schedule(inst, result, local_order=order, seed=5, makespan_bound=4 * inst.lower_bound())
+            validate_mosp_schedule(inst, result, local_order=order, seed=5, makespan_bound=4 * inst.lower_bound())
     assert n_moved >= 100

@@ -10,13 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairsched.errors import ConfigError
 from fairsched.openshop.experiment import OpenShopConfig, horizon, run_openshop
 from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import lexicographically_fairer
-from fairsched.replicate import networking20
-from fairsched.report.openshop import write_networking20_outputs
-from tests.conftest import run_main, trace_path
+from tests.conftest import run_main
 
 # Two machines, three jobs (times p_ij). Loads τ = (3, 4). Every non-idling order ends machine 0 at 3, machine 1
 # at 4. The max-min fair vector is (4, 2, 1): order (2, 0, 1) gives C_2 = 1 (machine 1 on [0, 1)), C_0 = 2
@@ -109,32 +106,6 @@ def test_bad_instance_file_names_file_and_line(tmp_path: Path, capsys: pytest.Ca
     path.write_text(HAND.replace('"tasks": {"0": 1, "1": 3}', '"tasks": {"0": 1, "7": 3}'))
     code, _, err = run_main(["openshop", "--instance", str(path)], capsys)
     assert code == 2 and f"{path}:3:" in err
-
-
-# ------------------------------------------------------------------------------------------- Networking'20
-
-def test_replication_on_the_google_slice(tmp_path: Path) -> None:
-    folder = trace_path("google-clusterdata-2011-2").parent
-    result = networking20.run(networking20.Networking20Config(traces_dir=folder, quick=True, reach_instances=5))
-    assert len(result.rows) == len(networking20.PAPER) and set(result.reports) == {
-        "offline-equal", "offline-linear", "online-equal", "online-linear"}
-    for row in result.rows:
-        assert np.isfinite(row["ours"]) and row["ours"] > 0 and isinstance(row["holds"], bool)
-    offline = result.reports["offline-equal"]
-    assert {round(o.summary["max"]) for o in offline.outcomes.values()} == {int(offline.instance.machine_loads().max())}
-    reach = {(r["algorithm"], r["k"]): r for r in result.reach}
-    assert set(reach) == {("pba", None), ("kmaxmin", 2), ("kmaxmin", 3), ("kmaxmin", 7), ("generalized pba", None)}
-    # The guarantees: PBA gets the two worst coordinates, k-Max-Min k + 1 of them (with the makespan), k = n all.
-    assert reach["pba", None]["leading_min"] >= 2 and reach["kmaxmin", 7]["exact_vector"] == 1.0
-    assert all(reach["kmaxmin", k]["leading_min"] >= k + 1 for k in (2, 3))
-    written = write_networking20_outputs(result, tmp_path)
-    assert {"rows.csv", "reach.csv", "cdf_offline-equal.png", "cdf_online-linear.png", "report.json"} <= set(written)
-    assert len(json.loads((tmp_path / "report.json").read_text())["rows"]) == len(networking20.PAPER)
-
-
-def test_replication_names_a_missing_slice(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="google-clusterdata-2011-2/task_events"):
-        networking20.run(networking20.Networking20Config(traces_dir=tmp_path))
 
 
 def test_same_seed_same_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

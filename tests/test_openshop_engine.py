@@ -15,7 +15,7 @@ from fairsched.openshop.engine import (
     tasks_by_machine,
 )
 from fairsched.openshop.instance import OpenShopInstance
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 
 # 3 jobs x 2 machines; tasks (CSR by job): 0=(j0,m0,3) 1=(j0,m1,1) 2=(j1,m0,1) 3=(j1,m1,2) 4=(j2,m0,4)
 TIMES = [[3, 1], [1, 2], [4, 0]]
@@ -50,7 +50,7 @@ def test_permutation_timeline_by_hand() -> None:
     # m0: j1 [0,1) j0 [1,4) j2 [4,8); m1: j1 [0,2) j0 [2,3)
     assert s.task_start.tolist() == [1, 2, 0, 0, 4]
     assert s.completion.tolist() == [4, 2, 8]
-    check_openshop_schedule(inst, s)
+    validate_openshop_schedule(inst, s)
 
 
 def test_release_makes_machines_idle_in_permutation_order() -> None:
@@ -68,7 +68,7 @@ def test_task_order_by_hand() -> None:
     s = evaluate_task_order(inst, np.array([4, 3, 0, 1, 2]))
     assert s.task_start.tolist() == [4, 2, 7, 0, 0]
     assert s.completion.tolist() == [7, 8, 4]
-    check_openshop_schedule(inst, s)
+    validate_openshop_schedule(inst, s)
 
 
 @pytest.mark.parametrize("with_arrivals", [False, True])
@@ -117,7 +117,7 @@ def test_list_schedule_resorts_on_arrivals_without_preemption() -> None:
     inst = OpenShopInstance.from_dense([[5], [3], [1], [2]], arrival=[0, 1, 1, 20])
     shortest = list_schedule(inst, inst.task_time.astype(float))
     assert shortest.task_start.tolist() == [0, 6, 5, 20]  # j0 is never preempted; then j2, j1; idle until 20
-    check_openshop_schedule(inst, shortest)
+    validate_openshop_schedule(inst, shortest)
     by_job = list_schedule(inst, np.arange(4, dtype=float))
     assert by_job.task_start.tolist() == [0, 5, 8, 20]
 

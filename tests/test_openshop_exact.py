@@ -16,7 +16,7 @@ from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies.exact import _OrderModel, brute_force, exact, lexicographic_milp
 from fairsched.openshop.policies.kmaxmin import kmaxmin
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 
 # ------------------------------------------------------------------------------------------------------ slow twins
 
@@ -92,7 +92,7 @@ def test_brute_force_hand_example() -> None:
     schedule = brute_force(inst)
     assert schedule.completion.tolist() == [2, 4, 1]
     assert schedule.algorithm == "brute_force"
-    check_openshop_schedule(inst, schedule)
+    validate_openshop_schedule(inst, schedule)
 
 
 def test_linear_utilities_change_the_optimum() -> None:
@@ -113,7 +113,7 @@ def test_brute_force_equals_naive_twin(kind: str) -> None:
                                arrivals=int(rng.integers(0, 6)))
         schedule = brute_force(inst, utilities=kind)
         assert schedule.completion.tolist() == naive_brute_force(inst, kind)
-        check_openshop_schedule(inst, schedule)
+        validate_openshop_schedule(inst, schedule)
 
 
 def test_brute_force_tau_per_job() -> None:
@@ -169,7 +169,7 @@ def test_milp_equals_brute_force(kind: str) -> None:
         schedule = lexicographic_milp(inst, utilities=kind, seed=seed)
         assert schedule.algorithm == "lexicographic_milp"
         assert value_key(inst, schedule.completion, kind).tolist() == expected.tolist(), seed
-        check_openshop_schedule(inst, schedule)
+        validate_openshop_schedule(inst, schedule)
 
 
 @pytest.mark.parametrize("kind", ["equal", "linear"])
@@ -217,7 +217,7 @@ def test_exact_dispatches_on_size() -> None:
     assert schedule.algorithm == "lexicographic_milp"
     # The max-min vector starts with the makespan τ(N) (Eq. (2)).
     assert schedule.completion.max() == big.machine_loads().max()
-    check_openshop_schedule(big, schedule)
+    validate_openshop_schedule(big, schedule)
 
 
 def test_time_limit_returns_a_valid_unproven_schedule(caplog: pytest.LogCaptureFixture) -> None:
@@ -226,4 +226,4 @@ def test_time_limit_returns_a_valid_unproven_schedule(caplog: pytest.LogCaptureF
         schedule = lexicographic_milp(inst, utilities="linear", time_limit=0)
     assert "time limit" in schedule.algorithm
     assert "time limit" in caplog.text
-    check_openshop_schedule(inst, schedule)
+    validate_openshop_schedule(inst, schedule)

@@ -17,7 +17,7 @@ from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.metrics import default_horizon
 from fairsched.openshop.online import interval_lengths
 from fairsched.openshop.policies import ALGORITHMS, fifo
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 
 PLANNERS = [name for name, entry in ALGORITHMS.items() if not entry.tags.event_driven]
 
@@ -41,7 +41,7 @@ def test_partially_started_job_is_replanned_with_its_unstarted_task() -> None:
     s = run_online(inst, "pba", delta0=10.0, alpha=0.0)
     assert s.task_start.tolist() == [0, 0, 12, 13]
     assert s.completion.tolist() == [12, 20, 16]
-    check_openshop_schedule(inst, s)
+    validate_openshop_schedule(inst, s)
 
 
 def test_a_task_planned_at_the_next_boundary_is_replanned_there() -> None:
@@ -140,7 +140,7 @@ def test_online_invariants(inst: OpenShopInstance, seed: int, delta0: float, alp
         if (name == "kmaxmin" and kind == "linear") or (name == "exact" and kind == "linear"):
             continue
         s = run_online(inst, name, utilities=kind, seed=seed, delta0=delta0, alpha=alpha)
-        check_openshop_schedule(inst, s)
+        validate_openshop_schedule(inst, s)
         assert (s.task_start >= 0).all()
         again = run_online(inst, name, utilities=kind, seed=seed, delta0=delta0, alpha=alpha)
         assert s.task_start.tolist() == again.task_start.tolist()

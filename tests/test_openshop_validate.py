@@ -10,7 +10,7 @@ from fairsched.errors import InvalidScheduleError
 from fairsched.openshop.engine import evaluate_permutation
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 from fairsched.openshop.policies import sptf
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 
 # tasks: 0=(j0,m0,3) 1=(j0,m1,1) 2=(j1,m0,1) 3=(j1,m1,2) 4=(j2,m0,4); job 3 has no task
 INST = OpenShopInstance.from_tasks(2, [0, 2, 4, 5, 5], [0, 1, 0, 1, 0], [3, 1, 1, 2, 4], arrival=[0, 0, 1, 2],
@@ -24,11 +24,11 @@ def schedule(start=GOOD_START, completion=GOOD_COMPLETION, algorithm="") -> Open
 
 
 def test_engine_schedules_pass() -> None:
-    check_openshop_schedule(INST, schedule())
+    validate_openshop_schedule(INST, schedule())
     rng = np.random.default_rng(1)
     for _ in range(20):
-        check_openshop_schedule(INST, evaluate_permutation(INST, rng.permutation(4)))
-    check_openshop_schedule(INST, sptf.sptf(INST))
+        validate_openshop_schedule(INST, evaluate_permutation(INST, rng.permutation(4)))
+    validate_openshop_schedule(INST, sptf.sptf(INST))
 
 
 @pytest.mark.parametrize(("start", "completion", "fragment"), [
@@ -44,20 +44,20 @@ def test_engine_schedules_pass() -> None:
 ])
 def test_broken_schedules_are_named(start, completion, fragment: str) -> None:
     with pytest.raises(InvalidScheduleError, match="breaks the openshop model's rules") as caught:
-        check_openshop_schedule(INST, schedule(start, completion))
+        validate_openshop_schedule(INST, schedule(start, completion))
     assert fragment in str(caught.value)
 
 
 def test_every_violation_is_counted() -> None:
     """All tasks at t=-1 on top of each other: 5 negative starts, 3 overlaps, 4 wrong completions (12)."""
     with pytest.raises(InvalidScheduleError, match=r"of bad \(test\) breaks .* in 12 place\(s\)") as caught:
-        check_openshop_schedule(INST, schedule([-1] * 5, [0, 0, 0, 0], algorithm="bad (test)"))
+        validate_openshop_schedule(INST, schedule([-1] * 5, [0, 0, 0, 0], algorithm="bad (test)"))
     assert "task 4 (job 12) starts at t=-1 < 0" in str(caught.value)
 
 
 def test_many_violations_of_one_kind_are_summarized() -> None:
     inst = OpenShopInstance.from_dense(np.ones((13, 1), dtype=np.int64))
     with pytest.raises(InvalidScheduleError, match=r"in 12 place\(s\)") as caught:
-        check_openshop_schedule(inst, schedule([0] * 13, [1] * 13))
+        validate_openshop_schedule(inst, schedule([0] * 13, [1] * 13))
     assert str(caught.value).count("machine 0 runs task") == 10
     assert "... and 2 more overlaps (not listed)" in str(caught.value)

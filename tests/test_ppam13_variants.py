@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -14,7 +15,9 @@ from fairsched.replicate.ppam13_variants import (
     VARIANTS,
     Variant,
     conclusions,
+    render,
     run_variants,
+    to_json,
 )
 from tests.test_replicate_online import _tiny_trace
 
@@ -44,6 +47,10 @@ def test_each_variant_equals_its_own_ppam13_run(tiny_dir: Path) -> None:
     assert n75.loc["RAND", "paper_mean"] == 8  # compared with the paper's RAND whatever N
     paired = result.paired.set_index("variant").loc["shipped"]
     assert paired["dc_fairer"] + paired["fs_fairer"] + paired["equal"] == 2
+    text = render(result)
+    assert all(variant.name in text for variant in chosen) and "paper" in text
+    doc = json.loads(json.dumps(to_json(result)))
+    assert len(doc["cells"]) == len(result.cells) and {"variant", "holds"} <= set(doc["conclusions"][0])
 
 
 def test_the_criteria_on_the_papers_own_numbers() -> None:
@@ -85,3 +92,23 @@ def test_fig1_one_cell_per_k_on_the_same_windows(tiny_dir: Path) -> None:
     assert starts[2] == starts[3]  # every k sees the same windows
     ref = result.per_window[result.per_window["policy"] == "REF"]
     assert (ref["delta_psi"] == 0).all()
+
+
+def test_variants_convert_to_a_sweep_spec(tiny_dir: Path) -> None:
+    """The grid as a sweep: one zipped point per variant, each cell's config = the variant's PPAM13Config."""
+    from fairsched.replicate.ppam13_sweep import run, variants_spec
+    from fairsched.sweep import expand, load_spec
+
+    spec_path = tiny_dir / "variants.toml"
+    spec_path.write_text(variants_spec(VARIANTS, base={"traces_dir": str(tiny_dir), "traces": ["LPC-EGEE"],
+                                                       "tables": ["table1"], "windows": 1}))
+    cells = expand(load_spec(spec_path))
+    assert len(cells) == len(VARIANTS)
+    for cell, variant in zip(cells, VARIANTS, strict=True):
+        for key, value in variant.overrides:
+            assert getattr(cell.config, key) == value, (variant.name, key)
+    shipped = cells[0]
+    rows = run(shipped.config, 3).rows()
+    alone = ppam13.run(_config(tiny_dir, windows=1))
+    assert rows["mean"].tolist() == pytest.approx([row["mean"] for row in alone.rows])
+    assert "seed" not in rows.columns and rows["policy"].tolist()[-1] == "REF"

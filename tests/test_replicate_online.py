@@ -149,13 +149,13 @@ def test_spaa_fig_and_table_rows(tiny_dir: Path, tmp_path: Path) -> None:
     assert list(written.columns) == list(ROW_KEYS) and len(written) == len(result.rows)
 
 
-@pytest.mark.parametrize("paper", ["ppam13", "spaa13"])
+@pytest.mark.parametrize("paper", ["ppam13", "spaa13", "ppam13 --variants"])
 def test_cli_replicate_names_the_missing_trace_and_exits_2(tmp_path: Path, paper: str,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     from fairsched.cli import main
 
     with pytest.raises(SystemExit) as stopped:
-        main(["replicate", paper, "--traces", str(tmp_path), "--json"])
+        main(["replicate", *paper.split(), "--traces", str(tmp_path), "--json"])
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: trace LPC-EGEE: LPC-EGEE-2004-1.2-cln.swf.gz not found in") and err[-1] == "\n"

@@ -12,7 +12,7 @@ from fairsched.errors import ConfigError
 from fairsched.scenario import build_scenario
 from fairsched.workload import synthetic
 from fairsched.workload.schema import MISSING, PROCESSORS, RUNTIME_ESTIMATE, SWF_FIELDS
-from fairsched.workload.synthetic import DEFAULT_MODEL, BurstyModel, generate_default, measure
+from fairsched.workload.synthetic import DEFAULT_MODEL, generate_default, measure
 
 
 @pytest.fixture(scope="module")
@@ -145,12 +145,6 @@ def test_parameters_override_the_model() -> None:
 def test_bad_parameters(params, message) -> None:
     with pytest.raises(ConfigError, match=message):
         generate_default(**params)
-
-
-def test_a_bursty_model_is_plain_data() -> None:
-    assert BurstyModel(n_jobs=7).n_jobs == 7
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        DEFAULT_MODEL.n_jobs = 3  # type: ignore[misc]
 
 
 def test_default_workload_builds_a_scenario(default_workload) -> None:

@@ -17,54 +17,35 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer._click.exceptions import BadParameter, ClickException  # typer >= 0.29 vendors click
 
 import fairsched
-from fairsched import sweep as sweeps
-from fairsched._contract import ProgressCallback, split_names
 from fairsched._io import OUTPUT_MARKER, ensure_writable_dir, staged_dir
-from fairsched.backfill import experiment as backfill_experiment
-from fairsched.backfill.experiment import FAIRNESS_METRICS, trace_resource_equality
-from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError, FairschedError
-from fairsched.mosp import experiment as mosp_experiment
-from fairsched.online import experiment as online_experiment
-from fairsched.online.policies import REGISTRY
-from fairsched.openshop import experiment as openshop_experiment
-from fairsched.replicate import jsspp05, networking20, ppam13, ppam13_variants, spaa13, tpds11
-from fairsched.report import sweep as report_sweep
-from fairsched.report.backfill import (
-    backfill_json,
-    backfill_renderable,
-    jsspp05_json,
-    jsspp05_renderable,
-    trace_unfairness_json,
-    trace_unfairness_renderable,
-    unfairness_table,
-    write_jsspp05_outputs,
-)
-from fairsched.report.mosp import (
-    mosp_json,
-    mosp_renderable,
-    tpds11_renderable,
-    write_tpds11_outputs,
-)
-from fairsched.report.online import compare_renderable, replication_table, to_json
-from fairsched.report.openshop import (
-    networking20_renderable,
-    openshop_json,
-    openshop_renderable,
-    write_networking20_outputs,
-)
-from fairsched.report.tables import jsonable, key_value_table, trace_info_table
-from fairsched.workload.fetch import fetch_trace
-from fairsched.workload.info import trace_info
-from fairsched.workload.swf import read_swf
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from fairsched._contract import ProgressCallback
+
+# Start-up: `fairsched --help` must not import numpy, pandas, numba or matplotlib (about 1 s), so every command
+# imports what it runs, and the defaults and choices its help shows are written out here.
+# tests/test_cli_ux.py checks them against each model's Config and registries.
+ONLINE_POLICIES = ("currfairshare", "directcontr", "fairshare", "rand", "rand-antithetic", "rand-stratified", "ref",
+                   "ref-literal", "roundrobin", "utfairshare")
+QUEUE_ORDERS = ("fcfs", "sjf", "lxf")
+BACKFILL_RULES = ("none", "no-guarantee", "easy", "conservative")
+FAIRNESS_METRICS = ("fst-strict", "fst-relaxed", "re")
+TPDS11_EXPERIMENTS = ("homogeneous", "local-policies", "heterogeneous")
+ONLINE_DEFAULTS = SimpleNamespace(orgs=5, orgs_by="user", split=None, zipf_s=1.4267, release_scale=1.0,
+                                  policies=("roundrobin", "fairshare", "utfairshare", "currfairshare", "directcontr",
+                                            "rand"), reference=None)
+BACKFILL_DEFAULTS = SimpleNamespace(order="fcfs", backfill="easy", load_by="runtime")
+MOSP_DEFAULTS = SimpleNamespace(generate="uni", orgs=5, jobs=100, procs=32, algorithm="mocca+ilba", local_order="hf")
 
 app = typer.Typer(name="fairsched", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Fair scheduling in systems shared by several organizations: workloads, engines, fairness.")
@@ -78,7 +59,7 @@ app.add_typer(replicate_app, name="replicate")
 
 _INTERRUPTED = 130  # the shell's code for SIGINT (128 + 2)
 _ARGV: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("argv", default=())  # for report.html
-_DEFAULT = online_experiment.Config()
+_DEFAULT = ONLINE_DEFAULTS
 _SCENARIO = "Scenario"
 _PLAIN_WIDTH = 140  # rich's width when stdout is not a terminal (80 would wrap the tables in logs)
 
@@ -108,13 +89,13 @@ SkipBad = Annotated[bool, typer.Option("--skip-bad-records",
 
 # The backfilling flags, defined once and shared by `backfill` and `unfairness fst` (see BackfillFlags).
 _BACKFILL = "Backfilling model"
-_BF_DEFAULT = backfill_experiment.BackfillConfig()
+_BF_DEFAULT = BACKFILL_DEFAULTS
 Procs = Annotated[int | None, typer.Option("--procs", min=1, rich_help_panel=_BACKFILL,
                                            help="P, the processors of the cluster. Default: the trace's MaxProcs.")]
 Order = Annotated[str, typer.Option("--order", rich_help_panel=_BACKFILL,
-                                    help=f"Queue order: {', '.join(order_names())}.")]
+                                    help=f"Queue order: {', '.join(QUEUE_ORDERS)}.")]
 BackfillRule = Annotated[str, typer.Option("--backfill", rich_help_panel=_BACKFILL,
-                                           help=f"Backfilling rule: {', '.join(backfill_names())}.")]
+                                           help=f"Backfilling rule: {', '.join(BACKFILL_RULES)}.")]
 Load = Annotated[float | None, typer.Option("--load", rich_help_panel=_BACKFILL,
                                             help="Scale the offered load to X (e.g. 0.9) after windowing.")]
 LoadBy = Annotated[str, typer.Option("--load-by", rich_help_panel=_BACKFILL,
@@ -157,13 +138,16 @@ def compare(
                                                              "horizon t_end.")] = None,
     release_scale: Annotated[float, typer.Option(help="Multiply release times by X (0.1 packs arrivals; "
                                                       "SPAA'13 Sec. 6.3.1).")] = _DEFAULT.release_scale,
-    policies: Annotated[str, typer.Option(help=f"Comma-separated policies, from: {', '.join(REGISTRY)} "
+    policies: Annotated[str, typer.Option(help=f"Comma-separated policies, from: {', '.join(ONLINE_POLICIES)} "
                                                "(rr = roundrobin).")] = ",".join(_DEFAULT.policies),
     reference: Annotated[str, typer.Option(help="Policy the others are compared with.")] = _DEFAULT.reference,
     out: Annotated[Path | None, typer.Option(file_okay=False, help="Write the report files into DIR.")] = None,
     skip_bad_records: SkipBad = False, as_json: Json = False,
 ) -> None:
     """Compare online policies on one scenario: Delta psi / p_tot against the reference (SPAA'13 Sec. 6.3)."""
+    from fairsched.online import experiment as online_experiment
+    from fairsched.report.online import compare_renderable, to_json
+
     config = online_experiment.Config(trace=trace, orgs=orgs, orgs_by=orgs_by, org_map=org_map, machines=machines,
                                       split=split, zipf_s=zipf_s, window_start=window_start,
                                       window_length=window_length, release_scale=release_scale,
@@ -230,6 +214,10 @@ def audit_command(
 def trace_info_command(file: Annotated[Path, typer.Argument(dir_okay=False, help="SWF trace (.swf or .swf.gz).")],
                        skip_bad_records: SkipBad = False, as_json: Json = False) -> None:
     """Summarize a trace: jobs, span, users, machine size, load, what reading and cleaning would drop."""
+    from fairsched.report.tables import trace_info_table
+    from fairsched.workload.info import trace_info
+    from fairsched.workload.swf import read_swf
+
     info = trace_info(read_swf(file, skip_bad_records=skip_bad_records))
     if as_json:
         _emit_json(info)
@@ -246,6 +234,9 @@ def trace_fetch_command(
     as_json: Json = False,
 ) -> None:
     """Download a Parallel Workloads Archive trace into the cache (checked by size and sha256); print its path."""
+    from fairsched.report.tables import key_value_table
+    from fairsched.workload.fetch import fetch_trace
+
     path = fetch_trace(name, cache_dir=cache_dir, base_url=base_url)
     if as_json:
         _emit_json({"trace": name, "path": path})
@@ -266,6 +257,9 @@ def backfill_command(
     skip_bad_records: SkipBad = False, as_json: Json = False,
 ) -> None:
     """Simulate one queue order x backfilling rule on a trace: classic metrics and, if asked, unfairness."""
+    from fairsched.backfill import experiment as backfill_experiment
+    from fairsched.report.backfill import backfill_json, backfill_renderable
+
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_names(fairness),
                                         skip_bad_records=skip_bad_records)
@@ -287,6 +281,9 @@ def unfairness_re_command(
     procs: Procs = None, skip_bad_records: SkipBad = False, as_json: Json = False,
 ) -> None:
     """Resource-equality unfairness of the trace's own schedule (start = submit + wait; JSSPP'05 Sec. 3.2)."""
+    from fairsched.backfill.experiment import trace_resource_equality
+    from fairsched.report.backfill import trace_unfairness_json, trace_unfairness_renderable
+
     result = trace_resource_equality(trace, processors=procs, skip_bad_records=skip_bad_records)
     if as_json:
         _emit_json(trace_unfairness_json(result))
@@ -304,6 +301,9 @@ def unfairness_fst_command(
     skip_bad_records: SkipBad = False, as_json: Json = False,
 ) -> None:
     """Fair-start-time unfairness of the schedule the policy gives on TRACE (JSSPP'05 Sec. 3.1)."""
+    from fairsched.backfill import experiment as backfill_experiment
+    from fairsched.report.backfill import backfill_json, unfairness_table
+
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     if kind not in _FST_KINDS:
         raise ConfigError(f"--kind {kind!r}: choose one of {', '.join(_FST_KINDS)}")
@@ -319,7 +319,8 @@ def unfairness_fst_command(
 @replicate_app.command("jsspp05")
 def replicate_jsspp05_command(
     quick: Annotated[bool, typer.Option(help="CTC-SP2 and SDSC-BLUE at 80 % and 95 % load only.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", "--jobs", "-j", min=1,
+                                         help="Worker processes (--jobs/-j: deprecated alias).")] = 1,
     traces: Annotated[Path | None, typer.Option(file_okay=False, help="Directory of the traces. Default: "
                                                 "$FAIRSCHED_TRACES, else ../shared/traces.")] = None,
     subset_size: Annotated[int, typer.Option(min=2, help="Jobs per trace (the first ones).")] = 5000,
@@ -328,8 +329,11 @@ def replicate_jsspp05_command(
     as_json: Json = False,
 ) -> None:
     """Replicate JSSPP'05 (Sabin & Sadayappan): 3 orders x 3 reservation depths x 5 loads per trace."""
+    from fairsched.replicate import jsspp05
+    from fairsched.report.backfill import jsspp05_json, jsspp05_renderable, write_jsspp05_outputs
+
     make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config
-    config = make(traces_dir=traces, subset_size=subset_size, workers=jobs)
+    config = make(traces_dir=traces, subset_size=subset_size, workers=workers)
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = jsspp05.run(config, progress=progress)
@@ -344,11 +348,12 @@ def replicate_jsspp05_command(
 Traces = Annotated[Path | None, typer.Option(file_okay=False, help="Directory of the traces. Default: "
                                              "$FAIRSCHED_TRACES, else ../shared/traces.")]
 Quick = Annotated[bool, typer.Option(help="10 windows instead of 100 (and fewer k for SPAA'13's figures).")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (windows run in parallel).")]
+Workers = Annotated[int, typer.Option("--workers", "-w", "--jobs", "-j", min=1,
+                                     help="Worker processes, run in parallel (--jobs/-j: deprecated alias).")]
 
 
 @replicate_app.command("ppam13")
-def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Traces = None, seed: Seed = 0,
+def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/ppam13"),
                              as_json: Json = False,
@@ -356,7 +361,9 @@ def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Trace
                                                                     "instead (ppam13_variants_*.csv).")] = False,
                              ) -> None:
     """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows."""
-    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=jobs, seed=seed, out_dir=out)
+    from fairsched.replicate import ppam13, ppam13_variants
+
+    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
     if variants:
         _prepare_out(out)
         with _progress(enabled=not as_json) as progress:
@@ -370,16 +377,21 @@ def replicate_ppam13_command(quick: Quick = False, jobs: Jobs = 1, traces: Trace
 
 
 @replicate_app.command("spaa13")
-def replicate_spaa13_command(quick: Quick = False, jobs: Jobs = 1, traces: Traces = None, seed: Seed = 0,
+def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/spaa13"),
                              as_json: Json = False) -> None:
     """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table."""
-    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=jobs, seed=seed, out_dir=out)
+    from fairsched.replicate import spaa13
+
+    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
     _replicate_online(spaa13.run, config, "SPAA'13 Sec. 6.3: Δψ/p_tot mean (std), ours vs the paper", as_json)
 
 
 def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json: bool) -> None:
+    from fairsched.replicate import ppam13
+    from fairsched.report.online import replication_table
+
     _prepare_out(config.out_dir)
     with _progress(enabled=not as_json) as progress:
         result = run(config, progress=progress)
@@ -393,7 +405,7 @@ def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json:
 
 
 _MOSP = "Generated instance"
-_MOSP_DEFAULT = mosp_experiment.Config()
+_MOSP_DEFAULT = MOSP_DEFAULTS
 
 
 @app.command("mosp")
@@ -421,6 +433,9 @@ def mosp_command(
     as_json: Json = False,
 ) -> None:
     """Share clusters between organizations without making any of them worse off (TPDS'11): makespans, score."""
+    from fairsched.mosp import experiment as mosp_experiment
+    from fairsched.report.mosp import mosp_json, mosp_renderable
+
     config = mosp_experiment.Config(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs,
                                     trace=trace, algorithm=algorithm, local_order=local_order)
     with _output(out) as stage:
@@ -438,15 +453,18 @@ def mosp_command(
 @replicate_app.command("tpds11")
 def replicate_tpds11_command(
     quick: Annotated[bool, typer.Option(help="5 instances per combination instead of 50.")] = False,
-    jobs: Jobs = 1, seed: Annotated[int, typer.Option("--seed", help="Seed of every instance.")] = 0,
-    experiments: Annotated[str, typer.Option(help="Comma-separated: " + ", ".join(tpds11.EXPERIMENTS) + ".")]
-    = ",".join(tpds11.EXPERIMENTS),
+    workers: Workers = 1, seed: Annotated[int, typer.Option("--seed", help="Seed of every instance.")] = 0,
+    experiments: Annotated[str, typer.Option(help="Comma-separated: " + ", ".join(TPDS11_EXPERIMENTS) + ".")]
+    = ",".join(TPDS11_EXPERIMENTS),
     out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
         "results/tpds11"),
     as_json: Json = False,
 ) -> None:
     """Replicate TPDS'11 Sec. 7: scores of local, MOCCA and MOCCA+ILBA on uni and swf instances (Fig. 8-10)."""
-    config = tpds11.TPDS11Config(quick=quick, jobs=jobs, seed=seed, experiments=_names(experiments), out_dir=out)
+    from fairsched.replicate import tpds11
+    from fairsched.report.mosp import tpds11_renderable, write_tpds11_outputs
+
+    config = tpds11.TPDS11Config(quick=quick, jobs=workers, seed=seed, experiments=_names(experiments))
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
@@ -495,6 +513,9 @@ def openshop_command(
     as_json: Json = False,
 ) -> None:
     """Order multi-task jobs for max-min fair completion times (Networking'20): PBA, k-Max-Min vs baselines."""
+    from fairsched.openshop import experiment as openshop_experiment
+    from fairsched.report.openshop import openshop_json, openshop_renderable
+
     config = openshop_experiment.Config(google=google, instance=instance, jobs=jobs, machines=machines,
                                         max_tasks=max_tasks, algorithm=_names(algorithm), utilities=utilities,
                                         online=online, delta0=delta0, k=k)
@@ -520,7 +541,10 @@ def replicate_networking20_command(
     as_json: Json = False,
 ) -> None:
     """Replicate Networking'20 Sec. VII on the Google slice: PBA vs SPTF, LUF, FIFO, offline and online."""
-    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed, out_dir=out)
+    from fairsched.replicate import networking20
+    from fairsched.report.openshop import networking20_renderable, write_networking20_outputs
+
+    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed)
     _prepare_out(out)
     with _progress(enabled=not as_json) as progress:
         result = networking20.run(config, progress=progress)
@@ -548,6 +572,9 @@ def sweep_command(
     as_json: Json = False,
 ) -> None:
     """Run a model over a grid of options x seeds into a resumable store; only missing cells are computed."""
+    from fairsched import sweep as sweeps
+    from fairsched.report import sweep as report_sweep
+
     out = out if out is not None else Path("results") / spec.stem
     if dry_run:
         plan = sweeps.plan_sweep(spec, out)
@@ -576,6 +603,9 @@ def results_command(
     as_json: Json = False,
 ) -> None:
     """Mean, std and 95% CI over seeds of a sweep's results, per group: a table, JSON or a plot."""
+    from fairsched import sweep as sweeps
+    from fairsched.report import sweep as report_sweep
+
     results = sweeps.read_results(out, group_by=None if group_by is None else _names(group_by),
                                   metrics=None if metric is None else _names(metric))
     if plot is not None and results.metrics:
@@ -690,12 +720,16 @@ def _last_line(out: Path | None) -> None:
 
 
 def _plain_text(renderable: Any) -> str:
+    from rich.console import Console
+
     console = Console(file=io.StringIO(), width=_PLAIN_WIDTH, record=True, color_system=None)
     console.print(renderable)
     return console.export_text()
 
 
 def _names(policies: str) -> tuple[str, ...]:
+    from fairsched._contract import split_names
+
     return split_names(policies)
 
 
@@ -706,6 +740,8 @@ def _prepare_out(out: Path | None) -> None:
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     console = Console()
     if not console.is_terminal:
         console.width = _PLAIN_WIDTH
@@ -713,6 +749,8 @@ def _console() -> Console:
 
 
 def _emit_json(doc: Any) -> None:
+    from fairsched.report.tables import jsonable
+
     typer.echo(json.dumps(jsonable(doc), indent=2))
 
 
@@ -729,6 +767,9 @@ def _render(what: Any, as_json: bool) -> None:
 @contextlib.contextmanager
 def _progress(*, enabled: bool) -> Iterator[ProgressCallback | None]:
     """A rich progress bar on stderr, only when asked for and stderr is a terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     console = Console(stderr=True)
     if not (enabled and console.is_terminal):
         yield None

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError, InputError
+from fairsched.seeds import STAGE_MACHINES, STAGE_ORGS, stream  # the named streams (fairsched.seeds)
 from fairsched.workload.model import Workload
 from fairsched.workload.schema import PROCESSORS
 
@@ -109,9 +110,6 @@ def scenario_from_arrays(release, processing_time, org, machines_per_org, *, cop
 # Building a scenario from a workload (PPAM'13 Sec. 5.1, SPAA'13 Sec. 6.2)
 # ---------------------------------------------------------------------------------------------------------------
 
-# Stage keys of the random streams (SeedSequence spawn_key); fairsched.workload.synthetic uses 11-14.
-STAGE_ORGS = 1      # which organization each user (group, queue) joins; spawn_key = (STAGE_ORGS, id key)
-STAGE_MACHINES = 2  # how many machines each organization owns
 
 OrgsBy = Literal["user", "group", "queue", "job"]
 # "job": every job draws its own organization (PPAM'13 Sec. 5.1's second scenario, "the jobs are uniformly
@@ -205,10 +203,6 @@ def _check_options(n_orgs: int, orgs_by: str, seed: int, horizon: int | None) ->
         raise ConfigError(f"horizon={horizon!r}: expected a non-negative integer number of seconds (or None)")
 
 
-def _stage_rng(seed: int, stage: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(stage,)))
-
-
 def assign_orgs(ids: np.ndarray, n_orgs: int, *, seed: int) -> np.ndarray:
     """Organization of each job: each distinct id joins an organization drawn uniformly at random.
 
@@ -232,7 +226,7 @@ def assign_orgs(ids: np.ndarray, n_orgs: int, *, seed: int) -> np.ndarray:
 
 def _org_of_id(ident: int, n_orgs: int, seed: int) -> int:
     key = 2 * ident if ident >= 0 else -2 * ident - 1  # zigzag: a bijection from all ints to keys >= 0
-    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(STAGE_ORGS, key)))
+    rng = stream(seed, STAGE_ORGS, key)
     return int(rng.integers(n_orgs))
 
 
@@ -305,7 +299,7 @@ def _machine_counts(workload: Workload, n_machines: int | None, n_orgs: int, spl
     """m from the options (explicit split, else n_machines, else MaxProcs, else the widest job), then split."""
     if n_machines is None and _explicit_counts(split) is None:
         n_machines = _default_machines(workload)
-    return split_machines(n_machines, n_orgs, split, zipf_s=zipf_s, rng=_stage_rng(seed, STAGE_MACHINES))
+    return split_machines(n_machines, n_orgs, split, zipf_s=zipf_s, rng=stream(seed, STAGE_MACHINES))
 
 
 def _default_machines(workload: Workload) -> int:

@@ -20,6 +20,8 @@ from fairsched._validation import (
     record_of_job,
     violations,
 )
+from fairsched.backfill.engine import SCHEDULE_COLUMNS
+from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError
 
 if TYPE_CHECKING:  # the validator needs only the jobs' arrays
@@ -46,10 +48,10 @@ if TYPE_CHECKING:  # the validator needs only the jobs' arrays
 # At an event time t the state after the last event is: running = {start <= t < end}, waiting =
 # {submit <= t < start}; an ended job's processors are free at its end (its termination has been processed).
 
-BACKFILL_SCHEDULE_COLUMNS = ("job", "submit", "start", "end", "procs")
-# Restated from fairsched.backfill.policies so that the validator does not import the engine it checks.
-BACKFILL_ORDERS = ("fcfs", "sjf", "lxf")
-BACKFILL_RULES = ("none", "no-guarantee", "easy", "conservative")
+BACKFILL_SCHEDULE_COLUMNS = SCHEDULE_COLUMNS[:5]  # job, submit, start, end, procs: what the checks read
+# The registered names, by code (the queue-sweep kernel switches on an order's position here, i.e. its code).
+BACKFILL_ORDERS = tuple(order_names())
+BACKFILL_RULES = tuple(backfill_names())
 
 
 def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",

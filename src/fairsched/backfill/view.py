@@ -64,13 +64,11 @@ class QueueOrder:
     name : registered name (``fcfs``, ``sjf``, ``lxf``).
     code : the integer the compiled dispatcher switches on.
     summary : one line for the CLI help and the docs.
-    dynamic : True when the rank changes with time (LXF): the queue is re-sorted before every pass.
     """
 
     name: str
     code: int
     summary: str
-    dynamic: bool = False
 
 
 @dataclass(frozen=True)

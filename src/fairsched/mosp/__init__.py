@@ -6,7 +6,7 @@ multi-organization scheduling problem", IEEE TPDS 22(11), 2011.
 N organizations each own a cluster and submit rigid parallel jobs; schedules share the clusters so that the
 global makespan improves while no organization finishes later than alone (the local constraint). Front door:
 `solve`; the pieces: `instance` (the model), `engine` (list scheduling, idle profiles), `policies` (the
-algorithms), `metrics` (makespans, score), and `fairsched.mosp.validate.check_mosp_schedule` (independent checks).
+algorithms), `metrics` (makespans, score), and `fairsched.mosp.validate.validate_mosp_schedule` (independent checks).
 """
 
 from __future__ import annotations

@@ -164,10 +164,6 @@ class IdleProfiles:
         reserve_jobs(prof.times, prof.idle, prof.size, cluster, start, runtime, width)
         return prof
 
-    @property
-    def n_clusters(self) -> int:
-        return int(self.procs.size)
-
     def segments(self, c: int) -> tuple[np.ndarray, np.ndarray]:
         """(segment starts, idle counts) of cluster c (views)."""
         k = int(self.size[c])

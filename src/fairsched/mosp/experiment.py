@@ -2,7 +2,7 @@
 
 What ``fairsched mosp`` does (docs/mosp.md): read an instance file or generate one (``uni``, ``swf`` = the
 Lublin–Feitelson model, ``trace`` = rigid jobs of an SWF trace), schedule it with one algorithm, check the schedule
-with `fairsched.mosp.validate.check_mosp_schedule` (capacity, every job once, the local constraint, the proven bound
+with `fairsched.mosp.validate.validate_mosp_schedule` (capacity, every job once, the local constraint, the proven bound
 when it applies, and that ILBA delayed no job), and measure each organization's makespan alone (local schedule)
 and in cooperation.
 
@@ -30,7 +30,7 @@ from fairsched.mosp.io import read_instance
 from fairsched.mosp.metrics import makespan, org_makespans, proven_bound, score
 from fairsched.mosp.policies import ALGORITHMS
 from fairsched.mosp.policies.local import LOCAL_ORDERS, local_schedule
-from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.mosp.validate import validate_mosp_schedule
 from fairsched.workload.swf import read_swf
 
 GENERATORS: tuple[str, ...] = ("uni", "swf", "trace")
@@ -188,7 +188,7 @@ def run_mosp(config: MospConfig) -> MospReport:
     schedule = solve(instance, config.algorithm, local_order=config.local_order, seed=config.seed)
     elapsed = time.perf_counter() - started
     local = local_schedule(instance, order=config.local_order, seed=config.seed)
-    check_mosp_schedule(instance, schedule, local_order=config.local_order, seed=config.seed,
+    validate_mosp_schedule(instance, schedule, local_order=config.local_order, seed=config.seed,
                         makespan_bound=proven_bound(instance, config.algorithm, config.local_order),
                         delay_reference=_ilba_input(instance, config))
     return MospReport(config=config, instance=instance, schedule=schedule, local=local,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fairsched._validation import SHOWN_IN_ERROR, Findings, violations
+from fairsched._validation import DEFAULT_MAX_MESSAGES, SHOWN_IN_ERROR, Findings, violations
 
 if TYPE_CHECKING:
     from fairsched.mosp.instance import MospInstance, MospSchedule
@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 
 def check_mosp_schedule(instance: MospInstance, schedule: MospSchedule, *, local_order: str = "hf",
                         delay_reference: MospSchedule | None = None, makespan_bound: float | None = None,
-                        local_constraint: bool = True, seed: int = 0) -> None:
-    """Raise `InvalidScheduleError` listing every rule of the MOSP model `schedule` breaks; silent if valid.
+                        local_constraint: bool = True, seed: int = 0,
+                        max_messages: int | None = DEFAULT_MAX_MESSAGES) -> list[str]:
+    """Every rule of the MOSP model that `schedule` breaks, as readable sentences (empty: valid).
 
     Implements the rules of Dutot, Pascual, Rzadca, Trystram, "Approximation algorithms for the
     multi-organization scheduling problem" (IEEE TPDS 2011), §2.1–§2.2: every job runs once, on one cluster with
@@ -32,8 +33,27 @@ def check_mosp_schedule(instance: MospInstance, schedule: MospSchedule, *, local
     makespan_bound : C_max must not exceed it (e.g. 3LB for MOCCA, Theorem 1); floats get a 1e-9 relative slack
         for the rounding of LB = W/m.
     local_constraint : check constraint (1) (off for the paper's §7.3 runs without the HF fall-back).
+    max_messages : at most this many sentences per kind of violation (None = all).
     """
-    findings = Findings(SHOWN_IN_ERROR)
+    return _findings(instance, schedule, local_order, delay_reference, makespan_bound, local_constraint, seed,
+                     max_messages).messages
+
+
+def validate_mosp_schedule(instance: MospInstance, schedule: MospSchedule, *, local_order: str = "hf",
+                           delay_reference: MospSchedule | None = None, makespan_bound: float | None = None,
+                           local_constraint: bool = True, seed: int = 0) -> None:
+    """Raise `InvalidScheduleError` listing the rules `schedule` breaks (`check_mosp_schedule`); silent if valid."""
+    findings = _findings(instance, schedule, local_order, delay_reference, makespan_bound, local_constraint, seed,
+                         SHOWN_IN_ERROR)
+    if findings.total:
+        raise violations(f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the "
+                         f"MOSP model's rules in {findings.total} place(s)", findings.messages, "algorithms")
+
+
+def _findings(instance: MospInstance, schedule: MospSchedule, local_order: str,
+              delay_reference: MospSchedule | None, makespan_bound: float | None, local_constraint: bool, seed: int,
+              limit: int | None) -> Findings:
+    findings = Findings(limit)
     rows = _mosp_rows(instance, schedule, findings)
     if rows is not None:
         cluster, start, end = rows
@@ -44,9 +64,7 @@ def check_mosp_schedule(instance: MospInstance, schedule: MospSchedule, *, local
             _check_mosp_bound(instance, end, makespan_bound, findings)
         if delay_reference is not None:
             _check_mosp_delays(instance, start, delay_reference, findings)
-    if findings.total:
-        raise violations(f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the "
-                          f"MOSP model's rules in {findings.total} place(s)", findings.messages, "algorithms")
+    return findings
 
 
 def _mosp_rows(instance: MospInstance, schedule: MospSchedule,

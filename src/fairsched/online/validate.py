@@ -31,11 +31,8 @@ from fairsched._validation import (
     violations,
 )
 from fairsched.errors import ConfigError
+from fairsched.online.engine import SCHEDULE_COLUMNS  # the engine's columns; nothing else of it is used
 from fairsched.scenario import COPIES, JOB, ORG, PROCESSING_TIME, RELEASE, Scenario
-
-# The online engine's schedule columns (fairsched.online.engine.SCHEDULE_COLUMNS), restated so that the
-# validator does not import the engine it checks.
-SCHEDULE_COLUMNS = ("job", "org", "release", "start", "end", "machine")
 
 _NEVER = np.iinfo(np.int64).max  # "start" of a copy that never starts: after every real time
 

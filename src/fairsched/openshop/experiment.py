@@ -3,7 +3,7 @@
 What ``fairsched openshop`` does (docs/openshop.md): read the Google trace slice, an instance file, or generate an
 instance; schedule it with one or more algorithms, offline (every job available at 0, Networking'20 §VII-A) or
 online (jobs arrive, δ-intervals, §VII-B); check every schedule with
-`fairsched.openshop.validate.check_openshop_schedule`; measure completion times (equal utilities) or linear
+`fairsched.openshop.validate.validate_openshop_schedule`; measure completion times (equal utilities) or linear
 utilities U_j = P_j·(τ − t) (§VII).
 
 What is measured (§VII): offline, t is the completion time C_j; online, the delay C_j − a_j ("measured from
@@ -52,7 +52,7 @@ from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import summary
 from fairsched.openshop.metrics import utilities as metric_utilities
 from fairsched.openshop.policies import ALGORITHMS
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 from fairsched.workload.google import GoogleReport, read_google
 
 UTILITIES: tuple[str, ...] = ("equal", "linear")
@@ -248,7 +248,7 @@ def run_openshop(config: OpenShopConfig, *,
         else:
             schedule = solve(instance, name, utilities=config.utilities, seed=config.seed, **params)
         elapsed = time.perf_counter() - started
-        check_openshop_schedule(instance, schedule)
+        validate_openshop_schedule(instance, schedule)
         times = schedule.completion.astype(np.float64) - (instance.arrival if config.online else 0)
         utilities = None if tau is None else metric_utilities(instance, schedule.completion, "linear", tau,
                                                                since_arrival=config.online)

@@ -6,41 +6,67 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fairsched._validation import SHOWN_IN_ERROR, Findings, argsort_stable, overlaps_kernel, violations
+from fairsched._validation import (
+    DEFAULT_MAX_MESSAGES,
+    SHOWN_IN_ERROR,
+    Findings,
+    argsort_stable,
+    overlaps_kernel,
+    violations,
+)
 
 if TYPE_CHECKING:
     from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 
 
-def check_openshop_schedule(instance: OpenShopInstance, schedule: OpenShopSchedule) -> None:
-    """Raise `InvalidScheduleError` listing every rule of the openshop model `schedule` breaks; silent if valid.
+def check_openshop_schedule(instance: OpenShopInstance, schedule: OpenShopSchedule, *,
+                            max_messages: int | None = DEFAULT_MAX_MESSAGES) -> list[str]:
+    """Every rule of the openshop model that `schedule` breaks, as readable sentences (empty: valid).
 
     Implements the rules of Shafiee & Ghaderi, "On max-min fairness of completion times for multi-task job
     scheduling" (IFIP Networking 2020), §II: one integer start >= 0 per task; a task occupies its machine during
     [start, start + p_ij) without preemption and no two tasks of a machine overlap; no task starts before its
     job's arrival (§VII-B); C_j = max over j's tasks of start + p_ij (Eq. (1)), the arrival for a job without tasks.
     Re-derived from the instance's arrays, independently of the engine. O(t log t) for t tasks.
+    `max_messages` bounds the sentences per kind of violation (None = all).
 
     Examples
     --------
     >>> from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
     >>> inst = OpenShopInstance.from_dense([[2, 0], [1, 3]])
     >>> check_openshop_schedule(inst, OpenShopSchedule(np.array([0, 2, 0]), np.array([2, 3])))
+    []
     >>> check_openshop_schedule(inst, OpenShopSchedule(np.array([0, 1, 0]), np.array([2, 3])))
+    ['machine 0 runs task 0 (job 0) during [0, 2) and task 1 (job 1) from t=1, before the first ends']
+    """
+    return _findings(instance, schedule, max_messages).messages
+
+
+def validate_openshop_schedule(instance: OpenShopInstance, schedule: OpenShopSchedule) -> None:
+    """Raise `InvalidScheduleError` listing the rules `schedule` breaks (`check_openshop_schedule`); silent if valid.
+
+    >>> from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
+    >>> inst = OpenShopInstance.from_dense([[2, 0], [1, 3]])
+    >>> validate_openshop_schedule(inst, OpenShopSchedule(np.array([0, 1, 0]), np.array([2, 3])))
     Traceback (most recent call last):
     ...
     fairsched.errors.InvalidScheduleError: the schedule breaks the openshop model's rules in 1 place(s):
       - machine 0 runs task 0 (job 0) during [0, 2) and task 1 (job 1) from t=1, before the first ends
     A schedule produced by fairsched's algorithms should never fail this check: please report it.
     """
-    findings = Findings(SHOWN_IN_ERROR)
+    findings = _findings(instance, schedule, SHOWN_IN_ERROR)
+    if findings.total:
+        raise violations(f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the "
+                         f"openshop model's rules in {findings.total} place(s)", findings.messages, "algorithms")
+
+
+def _findings(instance: OpenShopInstance, schedule: OpenShopSchedule, limit: int | None) -> Findings:
+    findings = Findings(limit)
     start, completion = _openshop_arrays(instance, schedule, findings)
     if start is not None and completion is not None:
         _check_openshop_tasks(instance, start, findings)
         _check_openshop_completion(instance, start, completion, findings)
-    if findings.total:
-        raise violations(f"the schedule{f' of {schedule.algorithm}' if schedule.algorithm else ''} breaks the "
-                          f"openshop model's rules in {findings.total} place(s)", findings.messages, "algorithms")
+    return findings
 
 
 def _openshop_arrays(instance: OpenShopInstance, schedule: OpenShopSchedule,

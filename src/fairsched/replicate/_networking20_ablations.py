@@ -37,7 +37,7 @@ from fairsched.openshop.experiment import OpenShopConfig, horizon, run_openshop
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, summary
 from fairsched.openshop.metrics import utilities as metric_utilities
-from fairsched.openshop.validate import check_openshop_schedule
+from fairsched.openshop.validate import validate_openshop_schedule
 from fairsched.replicate._doc_tables import fmt, markdown_table
 from fairsched.workload.google import PRODUCTION_PRIORITY, read_google
 
@@ -144,7 +144,7 @@ def _run_setting(loaded: tuple, online: bool, kind: str, opts: dict[str, Any],
                                   **extra, **params)
         else:
             schedule = solve(base, name, utilities=kind, seed=seed, **params)
-        check_openshop_schedule(base, schedule)
+        validate_openshop_schedule(base, schedule)
         times = schedule.completion.astype(np.float64) - (base.arrival if online else 0)
         values = times if tau is None else metric_utilities(base, schedule.completion, "linear", tau,
                                                             since_arrival=online)

@@ -34,12 +34,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairsched import seeds
 from fairsched.errors import ConfigError
 from fairsched.online import metrics
 from fairsched.online.engine import simulate
 from fairsched.online.experiment import CompareConfig, compare_scenario
 from fairsched.online.policies import get_policy
 from fairsched.scenario import DEFAULT_ZIPF_S, build_scenario
+from fairsched.seeds import STAGE_WINDOW_SEEDS, STAGE_WINDOWS, stream
 from fairsched.workload.clean import clean
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import read_swf
@@ -69,8 +71,6 @@ REF_NOTE = ("reference: REF with the 'lookahead' tie rule (fairsched's default, 
             "the paper's literal rule ('ref-literal')")
 ROW_KEYS = ("paper", "table", "trace", "window_length", "split", "orgs", "machines", "policy", "mean", "std",
             "windows", "paper_mean", "paper_std")
-STAGE_WINDOWS = 21  # SeedSequence spawn key of the window start times (scenario.py uses 1-2, synthetic 11-14)
-STAGE_SEEDS = 22    # ... of each window's scenario / policy seed
 MAX_REDRAWS = 1000
 
 
@@ -207,7 +207,7 @@ def window_starts(workload: Workload, trace: str, length: int, n: int, seed: int
     submit = np.sort(workload.jobs["submit_time"].to_numpy(dtype=np.float64))
     first, last = math.floor(submit[0]), math.floor(submit[-1])
     key = (STAGE_WINDOWS, list(TRACES).index(trace) if trace in TRACES else len(TRACES), int(length))
-    rng = np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=key))
+    rng = stream(seed, *key)
     starts: list[int] = []
     for _ in range(n * MAX_REDRAWS):
         start = int(rng.integers(first, max(first, last - length) + 1))
@@ -220,7 +220,7 @@ def window_starts(workload: Workload, trace: str, length: int, n: int, seed: int
 
 def window_seed(seed: int, cell_key: tuple[int, ...], index: int) -> int:
     """The scenario / policy seed of window `index` (a non-negative int derived from the replication seed)."""
-    sequence = np.random.SeedSequence(int(seed), spawn_key=(STAGE_SEEDS, *cell_key, int(index)))
+    sequence = seeds.sequence(seed, STAGE_WINDOW_SEEDS, *cell_key, int(index))
     return int(sequence.generate_state(1)[0])
 
 

@@ -96,14 +96,12 @@ class Networking20Config:
         ../shared/traces.
     quick : 5 of the 10 parts; 50 instances for ``reach``.
     seed : the one seed (machine mapping, PBA's perturbation, the random instances).
-    out_dir : where the CLI writes the outputs.
     reach_instances : random instances for ``reach`` (None: 200, quick 50; 0 skips it).
     """
 
     traces_dir: Path | None = None
     quick: bool = False
     seed: int = 0
-    out_dir: Path | None = None
     reach_instances: int | None = None
 
 

@@ -30,6 +30,7 @@ paired comparison: the means are dominated by a few windows).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -359,7 +360,8 @@ def markdown(cells: pd.DataFrame, conclusions: pd.DataFrame, paired: pd.DataFram
             parts.append(f"| {variant} | " + " | ".join(_number(mean[p]) for p in _ROLES) + f" | {duel} |")
         parts.append("")
     marks = conclusions.fillna("").assign(
-        cell=lambda f: (f["conclusion"] + " " + f["table"].str.replace("table", "T") + " " + f["trace"]).str.strip())
+        cell=lambda f: (f["conclusion"] + " " + f["table"].str.replace("table", "T") + " " + f["trace"])
+        .str.replace(r"\s+", " ", regex=True).str.strip())
     columns = list(dict.fromkeys(marks["cell"]))
     paper = marks[marks["variant"] == PAPER_VARIANT].set_index("cell")["holds"]
     parts.append("| variant | " + " | ".join(columns) + " | as the paper |")
@@ -377,3 +379,47 @@ def _number(value: Any) -> str:
         return ""
     value = float(value)
     return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+_BLOCK = re.compile(r"(<!-- generated: (\w+) (\S+) -->\n)(.*?)(<!-- end generated -->)", re.DOTALL)
+
+
+def render_doc(text: str, root: str | Path) -> str:
+    """`text` with every ``<!-- generated: KIND DIR -->`` … ``<!-- end generated -->`` block re-rendered from the
+    result files in ``root/DIR``: KIND ``variants`` (`markdown`) or ``k`` (`k_markdown`, a ``*_table.csv``)."""
+    def block(match: re.Match[str]) -> str:
+        kind, directory = match.group(2), Path(root) / match.group(3)
+        if kind == "variants":
+            body = markdown(*read_variants(directory))
+        elif kind == "k":
+            body = k_markdown(pd.read_csv(next(directory.glob("*_table.csv"))))
+        else:
+            raise ConfigError(f"generated block of unknown kind {kind!r}; expected variants or k")
+        return match.group(1) + body + match.group(5)
+
+    return _BLOCK.sub(block, text)
+
+
+def update_doc(path: str | Path, root: str | Path | None = None) -> None:
+    """Re-render the generated blocks of the doc at `path` from ``root`` (default: ``data/`` beside it)."""
+    from fairsched._io import atomic_write  # writing is optional
+
+    path = Path(path)
+    text = render_doc(path.read_text(encoding="utf-8"), root if root is not None else path.parent / "data")
+    with atomic_write(path) as handle:
+        handle.write(text)
+
+
+def k_markdown(rows: pd.DataFrame) -> str:
+    """Mean Δψ/p_tot per number of organizations k (rows) and policy (columns), one table per split."""
+    parts = []
+    for split, frame in rows[rows["policy"] != "REF"].groupby("split", sort=False):
+        policies = list(dict.fromkeys(frame["policy"]))
+        parts.append(f"**{split} split** — mean Δψ/p_tot (s) over {int(frame['windows'].max())} windows\n")
+        parts.append("| k | " + " | ".join(policies) + " |")
+        parts.append("|---:|" + "---:|" * len(policies))
+        for k, by_k in frame.groupby("orgs", sort=True):
+            mean = by_k.set_index("policy")["mean"]
+            parts.append(f"| {k} | " + " | ".join(_number(mean[p]) for p in policies) + " |")
+        parts.append("")
+    return "\n".join(parts)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -34,118 +34,24 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
-from numba import njit
 from rich.console import Group
 from rich.table import Table
 
 import fairsched
 from fairsched.backfill.experiment import BackfillReport, TraceUnfairness
-from fairsched.errors import ConfigError, InvariantError
+from fairsched.errors import InvariantError
 from fairsched.replicate.jsspp05 import WIDTH_LOADS, ReplicationResult
-from fairsched.report.batsim import interval_sets, jobs_frame, safe_workload_name
-from fairsched.report.export import write_csv, write_json, write_png
+from fairsched.report.batsim import jobs_frame, safe_workload_name
+from fairsched.report.export import DPI, write_csv, write_json, write_png
+from fairsched.report.processors import ProcessorAssignment, assign_processors
 from fairsched.report.tables import jsonable, key_value_table
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import write_swf
 
 SCHEDULE_CSV_COLUMNS = ("job", "submit", "start", "end", "procs")
-DPI = 120
 # Matplotlib draws ~100k rectangles in a few seconds; beyond that the chart is unreadable anyway, so only the
 # jobs of the first MAX_GANTT_JOBS by start time are drawn and the title says so.
 MAX_GANTT_JOBS = 20_000
-
-
-# -------------------------------------------------------------------------------------------- processor assignment
-
-@dataclass(frozen=True)
-class ProcessorAssignment:
-    """Processors given to each job, for drawing: job i holds ``processors[offsets[i]:offsets[i + 1]]`` (sorted).
-
-    The backfilling model counts processors and never names them (JSSPP'05 §4); these ids only make a schedule
-    drawable and exportable to tools that expect them (Batsim/evalys).
-    """
-
-    offsets: np.ndarray
-    processors: np.ndarray
-
-    def runs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(job, first, last) of every maximal range of consecutive processors, in job order."""
-        total = self.processors.size
-        if total == 0:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, empty
-        job_of = np.repeat(np.arange(self.offsets.size - 1), np.diff(self.offsets))
-        new_run = np.ones(total, dtype=bool)
-        new_run[1:] = (np.diff(self.processors) != 1) | (job_of[1:] != job_of[:-1])
-        first = np.flatnonzero(new_run)
-        last = np.append(first[1:], total) - 1
-        return job_of[first], self.processors[first], self.processors[last]
-
-    def interval_sets(self) -> list[str]:
-        """Batsim's interval-set string of each job (``"0-3 8"``), in job order.
-
-        >>> ProcessorAssignment(np.array([0, 5, 6]), np.array([0, 1, 2, 3, 8, 4])).interval_sets()
-        ['0-3 8', '4']
-        """
-        return interval_sets(self.offsets, self.processors)
-
-
-def assign_processors(schedule: pd.DataFrame, n_processors: int) -> ProcessorAssignment:
-    """Give each job the lowest-numbered processors free at its start (first fit), in order of start time.
-
-    A processor is free at t when its last job ends at or before t. If the running jobs never use more than P
-    processors, first fit always succeeds. O(n log n + n·P) (a compiled scan of the P processors per job).
-
-    Raises
-    ------
-    ConfigError : the schedule uses more than `n_processors` processors at some instant (names job and time).
-
-    >>> s = pd.DataFrame({"start": [0, 0, 5], "end": [5, 10, 8], "procs": [2, 1, 3]})
-    >>> a = assign_processors(s, 4)
-    >>> a.interval_sets()
-    ['0-1', '2', '0-1 3']
-    """
-    start = schedule["start"].to_numpy(np.float64)
-    end = schedule["end"].to_numpy(np.float64)
-    procs = schedule["procs"].to_numpy(np.int64)
-    if np.any(procs < 1) or np.any(procs > n_processors):
-        raise ConfigError(f"every job needs 1..{n_processors} processors to be drawn; got {procs.min()}.."
-                          f"{procs.max()}")
-    offsets = np.concatenate([[0], np.cumsum(procs)]).astype(np.int64)
-    processors = np.empty(int(offsets[-1]), dtype=np.int64)
-    order = np.argsort(start, kind="stable")
-    failed = _first_fit_kernel(order, start, end, procs, int(n_processors), offsets, processors)
-    if failed >= 0:
-        row = int(order[failed])
-        raise ConfigError(f"job in row {row} (start {start[row]:g}) does not fit: the schedule uses more than "
-                          f"{n_processors} processors at that time; check it with fairsched.backfill.validate")
-    return ProcessorAssignment(offsets=offsets, processors=processors)
-
-
-@njit(cache=True)
-def _first_fit_kernel(order: np.ndarray, start: np.ndarray, end: np.ndarray, procs: np.ndarray, n_processors: int,
-                      offsets: np.ndarray, out: np.ndarray) -> int:
-    """Write each job's processors into `out`; return -1, or the position in `order` of a job that did not fit.
-
-    ``free_at[p]`` is the end of the last job given processor p (-inf: never used); p is free at t iff
-    free_at[p] <= t, so a job ending at t frees its processors for a job starting at t.
-    """
-    free_at = np.full(n_processors, -np.inf)
-    for k in range(order.size):
-        j = order[k]
-        pos = offsets[j]
-        need = procs[j]
-        for p in range(n_processors):
-            if need == 0:
-                break
-            if free_at[p] <= start[j]:
-                free_at[p] = end[j]
-                out[pos] = p
-                pos += 1
-                need -= 1
-        if need > 0:
-            return k
-    return -1
 
 
 # ---------------------------------------------------------------------------------------------------- exports

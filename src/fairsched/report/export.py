@@ -19,6 +19,7 @@ from numba import njit
 
 from fairsched._io import atomic_write
 
+DPI = 120  # dots per inch of every figure fairsched writes (one value for every report)
 _CHUNK_ROWS = 1 << 18  # rows formatted per kernel call: bounds the scratch buffer to ~21 bytes x cells
 _MAX_INT_CHARS = 20     # "-9223372036854775807" (int64 min is not supported: see `_format_int_rows`)
 

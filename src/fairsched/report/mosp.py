@@ -24,12 +24,11 @@ from fairsched.mosp.experiment import MospReport
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.io import write_instance, write_schedule_csv
 from fairsched.replicate.tpds11 import TPDS11Result, to_json
-from fairsched.report.backfill import assign_processors
 from fairsched.report.batsim import jobs_frame, safe_workload_name
-from fairsched.report.export import write_csv, write_json, write_png
+from fairsched.report.export import DPI, write_csv, write_json, write_png
+from fairsched.report.processors import assign_processors
 from fairsched.report.tables import jsonable, key_value_table
 
-DPI = 120
 MAX_GANTT_JOBS = 20_000
 LANE_GAP = 0.06  # blank space between cluster lanes, as a fraction of the tallest cluster
 

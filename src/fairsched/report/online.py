@@ -45,7 +45,7 @@ from fairsched._io import atomic_write
 from fairsched.online.engine import SCHEDULE_COLUMNS
 from fairsched.online.experiment import CompareResult, PolicyOutcome, effective_split
 from fairsched.report.batsim import online_jobs_frame, safe_workload_name
-from fairsched.report.export import write_csv
+from fairsched.report.export import DPI, write_csv
 from fairsched.report.tables import fmt_number, fmt_value, jsonable
 
 # Above this many organizations the per-organization table would be too wide to read: only its extremes are shown.
@@ -54,7 +54,6 @@ MAX_ORG_COLUMNS = 12
 # Beyond this many organizations, tick labels are thinned out so that they stay legible.
 # Beyond this many organizations, tick labels are thinned out so that they stay legible.
 MAX_LABELLED_ORGS = 24
-DPI = 120
 
 
 def to_json(result: CompareResult, outputs: Mapping[str, Path] | None = None) -> dict[str, Any]:

@@ -21,10 +21,9 @@ from fairsched.openshop.experiment import OpenShopReport
 from fairsched.openshop.io import write_instance, write_jobs_csv
 from fairsched.replicate.networking20 import Networking20Result
 from fairsched.replicate.networking20 import to_json as networking20_to_json
-from fairsched.report.export import write_csv, write_json, write_png
+from fairsched.report.export import DPI, write_csv, write_json, write_png
 from fairsched.report.tables import jsonable, key_value_table
 
-DPI = 120
 SUMMARY_KEYS = ("mean", "q4_mean", "std", "min", "max")
 
 

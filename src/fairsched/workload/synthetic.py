@@ -56,15 +56,15 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError
+from fairsched.seeds import (  # the named streams (fairsched.seeds); distinct from the scenario's
+    STAGE_ARRIVALS,
+    STAGE_ESTIMATES,
+    STAGE_PROCESSORS,
+    STAGE_RUNTIMES,
+    stream,
+)
 from fairsched.workload.model import Workload
 from fairsched.workload.schema import MISSING, PROCESSORS, RUNTIME_ESTIMATE, SWF_FIELDS, SWF_FLOAT_FIELDS
-
-# Stage keys of the random streams (SeedSequence spawn_key). Distinct from fairsched.scenario's stage keys,
-# so a workload and a scenario built from the same seed never share random numbers.
-STAGE_ARRIVALS = 11
-STAGE_RUNTIMES = 12
-STAGE_PROCESSORS = 13
-STAGE_ESTIMATES = 14
 
 # Usual queue limits (s) that users round their estimates up to: 5, 15, 30 min, 1, 2, 4, 8, 12 h, 1, 2, 3 days.
 ESTIMATE_LIMITS = np.array([300, 900, 1800, 3600, 7200, 14400, 28800, 43200, 86400, 172800, 259200],
@@ -175,11 +175,11 @@ def generate_default(*, seed: int = 0, model: BurstyModel | None = None, **param
     model = _with_params(DEFAULT_MODEL if model is None else model, params)
     _check_model(model)
     _check_seed(seed)
-    submit, user = _submit_times(model, _stage_rng(seed, STAGE_ARRIVALS))
+    submit, user = _submit_times(model, stream(seed, STAGE_ARRIVALS))
     n = submit.size
-    run = _run_times(model, _stage_rng(seed, STAGE_RUNTIMES), n)
-    processors = _processors(model, _stage_rng(seed, STAGE_PROCESSORS), n)
-    estimate = _estimates(model, _stage_rng(seed, STAGE_ESTIMATES), run)
+    run = _run_times(model, stream(seed, STAGE_RUNTIMES), n)
+    processors = _processors(model, stream(seed, STAGE_PROCESSORS), n)
+    estimate = _estimates(model, stream(seed, STAGE_ESTIMATES), run)
     jobs = _jobs_table(submit, user, run, processors, estimate)
     return Workload(jobs=jobs, header=_header(model, seed, n), source=f"synthetic:bursty(seed={seed})")
 
@@ -226,8 +226,6 @@ def _check_model(m: BurstyModel) -> None:
                           f"x its activity share); lower mean_load or user_skew, or add users")
 
 
-def _stage_rng(seed: int, stage: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(stage,)))
 
 
 def _submit_times(model: BurstyModel, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

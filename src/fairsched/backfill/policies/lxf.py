@@ -9,7 +9,7 @@ from fairsched.backfill.policies._registry import register_order
 from fairsched.backfill.view import N_QUEUE, ORDER_LXF, Q_JOB, QueueOrder
 
 LXF = register_order(QueueOrder(
-    name="lxf", code=ORDER_LXF, dynamic=True,
+    name="lxf", code=ORDER_LXF,
     summary="largest expansion factor (wait + requested) / requested first, re-evaluated at every pass"))
 
 

@@ -62,7 +62,7 @@ def ilba(instance: MospInstance, schedule: MospSchedule) -> MospSchedule:
     end = start + instance.runtime
     if not fits_capacity(instance.procs, cluster, start, instance.runtime, instance.width):
         raise ConfigError("ilba: the input schedule uses more processors than a cluster has; ILBA needs a "
-                          "feasible schedule (check it with fairsched.mosp.validate.check_mosp_schedule)")
+                          "feasible schedule (check it with fairsched.mosp.validate.validate_mosp_schedule)")
     loads = np.zeros(instance.n_orgs, dtype=np.int64)
     np.maximum.at(loads, cluster, end)
     work = np.bincount(cluster, weights=instance.width * instance.runtime, minlength=instance.n_orgs)
