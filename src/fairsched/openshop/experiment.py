@@ -17,8 +17,7 @@ next boundary). The algorithms that decide with utilities (generalized PBA, LUF,
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched openshop`` by their flags'
 names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row per algorithm) and ``write(out_dir)``.
-`OpenShopConfig` is the library's full set of knobs (the Google reader's ``google_parts``; ``--machines`` is its
-``machines`` or ``google_machines``, by source).
+`OpenShopConfig` is the library's full set of knobs (adds the Google reader's ``google_parts``).
 """
 
 from __future__ import annotations
@@ -56,6 +55,8 @@ from fairsched.openshop.validate import validate_openshop_schedule
 from fairsched.workload.google import GoogleReport, read_google
 
 UTILITIES: tuple[str, ...] = ("equal", "linear")
+GENERATED_MACHINES = 10  # machines of a generated instance by default
+GOOGLE_MACHINES = 200    # machines the Google trace is mapped onto by default (Networking'20 §VII)
 # The paper's comparisons (§VII): PBA against SPTF and FIFO with equal utilities, against LUF and FIFO with linear.
 DEFAULT_ALGORITHMS: dict[str, tuple[str, ...]] = {"equal": ("pba", "sptf", "fifo"), "linear": ("pba", "luf", "fifo")}
 
@@ -68,13 +69,15 @@ class OpenShopConfig:
     ----------
     google : directory of the Google clusterdata-2011-2 slice (task_events/, job_events/).
     instance : an instance file (JSON, `fairsched.openshop.io`).
-    jobs, machines : size of a generated instance (used when neither `google` nor `instance` is given).
+    jobs : jobs of a generated instance (used when neither `google` nor `instance` is given).
+    machines : machines of a generated instance, or with `google` how many machines the trace's machines are
+        mapped onto; None = the source's default (`GENERATED_MACHINES`, `GOOGLE_MACHINES`: §VII uses 200).
     algorithms : which of `fairsched.openshop.policies.ALGORITHMS`; empty = the paper's three for `utilities`.
     utilities : ``equal`` (completion times) or ``linear`` (U_j = P_j·(τ − t)).
     online : jobs arrive over time (§VII-B) instead of all at 0.
     k : k of k-Max-Min.
     seed : the one seed (machine mapping, generated instance, PBA's perturbation, k-Max-Min's tail).
-    google_machines, max_tasks : the Google reader's machines and task cap (§VII: 200 and 200).
+    max_tasks : the Google reader's task cap (§VII: 200).
     delta0 : δ₀ of the online intervals in seconds; None = a tenth of the arrival span (the paper: 3.3·10⁵ s for
         3.3·10⁶ s of arrivals).
     google_parts : which part numbers of the Google slice to read (None: all present).
@@ -83,13 +86,12 @@ class OpenShopConfig:
     google: Path | None = None
     instance: Path | None = None
     jobs: int = 50
-    machines: int = 10
+    machines: int | None = None
     algorithms: tuple[str, ...] = ()
     utilities: str = "equal"
     online: bool = False
     k: int = 2
     seed: int = 0
-    google_machines: int = 200
     max_tasks: int = 200
     delta0: float | None = None
     google_parts: tuple[int, ...] | None = None
@@ -99,9 +101,8 @@ class OpenShopConfig:
 class Config(ExperimentConfig):
     """The options of ``fairsched openshop``, by their flags' names, with the CLI's defaults (docs/openshop.md).
 
-    The fields mean what `OpenShopConfig`'s mean, except: ``algorithm`` is its ``algorithms``, and ``machines``
-    (None = the source's default) is the generated instance's machines, or, with ``google``, how many machines
-    the trace is mapped onto. ``--seed`` is `run`'s argument. Checked on construction (one-line `ConfigError`).
+    The fields mean what `OpenShopConfig`'s mean, except that ``algorithm`` is its ``algorithms``.
+    ``--seed`` is `run`'s argument. Checked on construction (one-line `ConfigError`).
     """
 
     MODEL = "openshop"
@@ -132,11 +133,9 @@ class Config(ExperimentConfig):
 
     def openshop_config(self, seed: int) -> OpenShopConfig:
         """The `OpenShopConfig` that runs these options with `seed`."""
-        sizes = {} if self.machines is None else {
-            "google_machines" if self.google is not None else "machines": self.machines}
         return OpenShopConfig(google=self.google, instance=self.instance, jobs=self.jobs, algorithms=self.algorithm,
                               utilities=self.utilities, online=self.online, k=self.k, seed=seed,
-                              max_tasks=self.max_tasks, delta0=self.delta0, **sizes)
+                              max_tasks=self.max_tasks, delta0=self.delta0, machines=self.machines)
 
 
 @dataclass(frozen=True)
@@ -270,13 +269,14 @@ def horizon(instance: OpenShopInstance, delta0_units: float = 0.0) -> float:
 def load_instance(config: OpenShopConfig) -> tuple[OpenShopInstance, str, float, GoogleReport | None]:
     """(instance, where it came from, seconds per time unit, the Google reader's report) for the configured source."""
     if config.google is not None:
-        instance, report = read_google(config.google, machines=config.google_machines, max_tasks=config.max_tasks,
-                                       seed=config.seed, parts=config.google_parts)
+        instance, report = read_google(config.google, machines=config.machines or GOOGLE_MACHINES,
+                                       max_tasks=config.max_tasks, seed=config.seed, parts=config.google_parts)
         return instance, f"Google clusterdata-2011-2 ({config.google})", float(report.time_unit_s), report
     if config.instance is not None:
         return read_instance(config.instance), str(config.instance), 1.0, None
-    instance = random_instance(config.jobs, config.machines, np.random.default_rng(config.seed))
-    return instance, f"random: {config.jobs} jobs, {config.machines} machines, seed {config.seed}", 1.0, None
+    machines = config.machines or GENERATED_MACHINES
+    instance = random_instance(config.jobs, machines, np.random.default_rng(config.seed))
+    return instance, f"random: {config.jobs} jobs, {machines} machines, seed {config.seed}", 1.0, None
 
 
 def _delta0(config: OpenShopConfig, instance: OpenShopInstance, unit: float) -> float:
@@ -296,7 +296,10 @@ def _check(config: OpenShopConfig) -> None:
         raise ConfigError(f"--algorithm {', '.join(unknown)}: choose from {', '.join(ALGORITHMS)}")
     if config.online and "exact" in (name.lower() for name in config.algorithms):
         raise ConfigError("--online with --algorithm exact: exact references are offline only")
-    for name in ("jobs", "machines", "k", "google_machines", "max_tasks"):
+    if config.machines is not None and (isinstance(config.machines, bool) or not isinstance(config.machines, int)
+                                        or config.machines < 1):
+        raise ConfigError(f"machines={config.machines!r}: expected an integer >= 1")
+    for name in ("jobs", "k", "max_tasks"):
         value: Any = getattr(config, name)
         if not isinstance(value, int) or value < 1:
             raise ConfigError(f"{name}={value!r}: expected an integer >= 1")
