@@ -86,44 +86,44 @@ class OnlineSimulator:
     def __init__(self, scenario: Scenario) -> None:
         jobs = scenario.jobs
         self.n_orgs = k = int(scenario.n_orgs)
-        self.machine_owner = np.ascontiguousarray(scenario.machine_owner, dtype=np.int64)
-        m = self.machine_owner.size
+        self._machine_owner = np.ascontiguousarray(scenario.machine_owner, dtype=np.int64)
+        m = self._machine_owner.size
         if m == 0:
             raise ConfigError("the scenario has no machines")
-        self.rec_release = jobs[RELEASE].to_numpy(np.int64)
-        self.rec_processing = jobs[PROCESSING_TIME].to_numpy(np.int64)
-        self.rec_org = jobs[ORG].to_numpy(np.int64)
-        self.rec_copies = jobs[COPIES].to_numpy(np.int64)
-        self.rec_job = jobs[JOB].to_numpy(np.int64)
-        _check_records(self.rec_release, self.rec_processing, self.rec_org, self.rec_copies, k)
-        _check_no_overflow(self.rec_release, self.rec_processing, self.rec_copies, m, scenario.horizon)
-        self.rec_first_seq = np.concatenate(([0], np.cumsum(self.rec_copies)[:-1])).astype(np.int64)
-        self.n_seq = int(self.rec_copies.sum())
-        self.seq_record = np.repeat(np.arange(self.rec_copies.size, dtype=np.int64), self.rec_copies)
+        self._rec_release = jobs[RELEASE].to_numpy(np.int64)
+        self._rec_processing = jobs[PROCESSING_TIME].to_numpy(np.int64)
+        self._rec_org = jobs[ORG].to_numpy(np.int64)
+        self._rec_copies = jobs[COPIES].to_numpy(np.int64)
+        self._rec_job = jobs[JOB].to_numpy(np.int64)
+        _check_records(self._rec_release, self._rec_processing, self._rec_org, self._rec_copies, k)
+        _check_no_overflow(self._rec_release, self._rec_processing, self._rec_copies, m, scenario.horizon)
+        self._rec_first_seq = np.concatenate(([0], np.cumsum(self._rec_copies)[:-1])).astype(np.int64)
+        self._n_seq = int(self._rec_copies.sum())
+        self._seq_record = np.repeat(np.arange(self._rec_copies.size, dtype=np.int64), self._rec_copies)
         # Per-organization FIFO queues as CSR lists of record ids, in release order.
-        self.org_records = np.argsort(self.rec_org, kind="stable").astype(np.int64)
-        self.org_ptr = np.concatenate(([0], np.cumsum(np.bincount(self.rec_org, minlength=k)))).astype(np.int64)
+        self._org_records = np.argsort(self._rec_org, kind="stable").astype(np.int64)
+        self._org_ptr = np.concatenate(([0], np.cumsum(np.bincount(self._rec_org, minlength=k)))).astype(np.int64)
 
-        self.org_state = np.zeros((_k.N_ORG_FIELDS, k), dtype=np.int64)
-        self.org_state[_k.HEAD_RELEASE] = -1
-        self.clock = np.zeros(_k.N_CLOCK, dtype=np.int64)
-        self.clock[_k.N_FREE] = m
-        self.free_stack = np.arange(m - 1, -1, -1, dtype=np.int64)  # machine 0 on top at t = 0
-        self.stack_pos = np.empty(m, dtype=np.int64)
-        self.stack_pos[self.free_stack] = np.arange(m, dtype=np.int64)
-        self.heap_end = np.zeros(m, dtype=np.int64)  # at most m jobs run at once
-        self.heap_seq = np.zeros(m, dtype=np.int64)
-        self.seq_start = np.full(self.n_seq, -1, dtype=np.int64)
-        self.seq_machine = np.full(self.n_seq, -1, dtype=np.int64)
+        self._org_state = np.zeros((_k.N_ORG_FIELDS, k), dtype=np.int64)
+        self._org_state[_k.HEAD_RELEASE] = -1
+        self._clock = np.zeros(_k.N_CLOCK, dtype=np.int64)
+        self._clock[_k.N_FREE] = m
+        self._free_stack = np.arange(m - 1, -1, -1, dtype=np.int64)  # machine 0 on top at t = 0
+        self._stack_pos = np.empty(m, dtype=np.int64)
+        self._stack_pos[self._free_stack] = np.arange(m, dtype=np.int64)
+        self._heap_end = np.zeros(m, dtype=np.int64)  # at most m jobs run at once
+        self._heap_seq = np.zeros(m, dtype=np.int64)
+        self._seq_start = np.full(self._n_seq, -1, dtype=np.int64)
+        self._seq_machine = np.full(self._n_seq, -1, dtype=np.int64)
         self._mark = np.zeros(m, dtype=np.int64)  # scratch for duplicate-machine checks
         self._decisions = 0
 
         self.info = ScenarioInfo(
-            n_orgs=k, n_machines=m, machine_owner=_read_only(self.machine_owner),
-            machines_per_org=_read_only(np.bincount(self.machine_owner, minlength=k).astype(np.int64)),
+            n_orgs=k, n_machines=m, machine_owner=_read_only(self._machine_owner),
+            machines_per_org=_read_only(np.bincount(self._machine_owner, minlength=k).astype(np.int64)),
             horizon=None if scenario.horizon is None else int(scenario.horizon),
         )
-        self._rows = {name: _read_only(self.org_state[index]) for name, index in (
+        self._rows = {name: _read_only(self._org_state[index]) for name, index in (
             ("waiting", _k.WAITING), ("running", _k.RUNNING), ("psi", _k.PSI), ("work_done", _k.WORK),
             ("psi_by_machine_owner", _k.PSI_ON), ("work_by_machine_owner", _k.WORK_ON),
             ("head_release", _k.HEAD_RELEASE))}
@@ -131,15 +131,15 @@ class OnlineSimulator:
     # -- state, read-only --------------------------------------------------------------------------------
     @property
     def now(self) -> int:
-        return int(self.clock[_k.NOW])
+        return int(self._clock[_k.NOW])
 
     @property
     def n_free(self) -> int:
-        return int(self.clock[_k.N_FREE])
+        return int(self._clock[_k.N_FREE])
 
     @property
     def total_waiting(self) -> int:
-        return int(self.clock[_k.TOTAL_WAITING])
+        return int(self._clock[_k.TOTAL_WAITING])
 
     @property
     def psi(self) -> np.ndarray:
@@ -148,27 +148,28 @@ class OnlineSimulator:
     # -- time ------------------------------------------------------------------------------------------
     def next_event_time(self) -> int | None:
         """Time of the next release or completion, or None when nothing is left to happen."""
-        t = int(_k.next_event_time(self.rec_release, self.clock, self.heap_end))
+        t = int(_k.next_event_time(self._rec_release, self._clock, self._heap_end))
         return None if t < 0 else t
 
     def advance_to(self, t: int) -> None:
         """Accrue utilities over [now, t) in closed form (SPAA'13 Eq. (3)); no event is applied."""
         if t < self.now:
             raise ValueError(f"cannot go back in time from {self.now} to {t}")
-        _k.advance(self.org_state, self.clock, t)
+        _k.advance(self._org_state, self._clock, t)
 
     def process_events(self) -> None:
         """Apply every completion at or before `now`, then every release at or before `now`."""
-        _k.process_events(self.rec_release, self.rec_org, self.rec_copies, self.seq_record, self.seq_machine,
-                          self.machine_owner, self.org_state, self.clock, self.free_stack, self.stack_pos,
-                          self.heap_end, self.heap_seq)
+        _k.process_events(self._rec_release, self._rec_org, self._rec_copies, self._seq_record, self._seq_machine,
+                          self._machine_owner, self._org_state, self._clock, self._free_stack, self._stack_pos,
+                          self._heap_end, self._heap_seq)
 
     def run_until_decision(self, horizon: int | None = None) -> bool:
         """Jump through events until a machine is free while a job waits (True) or none is left up to
         `horizon` (False)."""
         return bool(_k.run_until_decision(
-            self.rec_release, self.rec_org, self.rec_copies, self.seq_record, self.seq_machine, self.machine_owner,
-            self.org_state, self.clock, self.free_stack, self.stack_pos, self.heap_end, self.heap_seq,
+            self._rec_release, self._rec_org, self._rec_copies, self._seq_record, self._seq_machine,
+            self._machine_owner, self._org_state, self._clock, self._free_stack, self._stack_pos, self._heap_end,
+            self._heap_seq,
             -1 if horizon is None else int(horizon)))
 
     # -- decisions -------------------------------------------------------------------------------------
@@ -183,13 +184,13 @@ class OnlineSimulator:
 
     def free_machines(self) -> np.ndarray:
         """Sorted ids of the free machines; O(f log f) for f free machines, not O(m)."""
-        return np.sort(self.free_stack[:self.n_free])
+        return np.sort(self._free_stack[:self.n_free])
 
     def _running_jobs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        started = np.flatnonzero(self.seq_start >= 0)
-        ends = self.seq_start[started] + self.rec_processing[self.seq_record[started]]
+        started = np.flatnonzero(self._seq_start >= 0)
+        ends = self._seq_start[started] + self._rec_processing[self._seq_record[started]]
         alive = started[ends > self.now]
-        return self.rec_org[self.seq_record[alive]], self.seq_machine[alive], self.seq_start[alive]
+        return self._rec_org[self._seq_record[alive]], self._seq_machine[alive], self._seq_start[alive]
 
     def apply(self, assignment: Assignment, policy_name: str = "policy") -> None:
         """Check a decision (greedy, FIFO-feasible, free distinct machines), then start its jobs."""
@@ -199,14 +200,14 @@ class OnlineSimulator:
         if orgs.ndim != 1 or machines.ndim != 1:
             raise PolicyError(f"{policy_name} at t={self.now}: orgs and machines must be 1-d integer arrays")
         self._decisions += 1
-        code, value = _k.check_assignment(orgs, machines, use_machines, self.org_state, self.clock, self.stack_pos,
+        code, value = _k.check_assignment(orgs, machines, use_machines, self._org_state, self._clock, self._stack_pos,
                                           self._mark, self._decisions)
         if code != _k.OK:
             raise PolicyError(self._explain(code, int(value), policy_name))
-        _k.start_jobs(orgs, machines, use_machines, self.rec_release, self.rec_processing, self.rec_copies,
-                      self.rec_first_seq, self.org_records, self.org_ptr, self.machine_owner, self.org_state,
-                      self.clock, self.free_stack, self.stack_pos, self.seq_start, self.seq_machine,
-                      self.heap_end, self.heap_seq)
+        _k.start_jobs(orgs, machines, use_machines, self._rec_release, self._rec_processing, self._rec_copies,
+                      self._rec_first_seq, self._org_records, self._org_ptr, self._machine_owner, self._org_state,
+                      self._clock, self._free_stack, self._stack_pos, self._seq_start, self._seq_machine,
+                      self._heap_end, self._heap_seq)
 
     def _explain(self, code: int, value: int, policy_name: str) -> str:
         n_start = min(self.n_free, self.total_waiting)
@@ -215,9 +216,9 @@ class OnlineSimulator:
                           f"jobs {self.total_waiting})), got {value}",
             _k.BAD_ORG: f"organization {value} does not exist (ids 0..{self.n_orgs - 1})",
             _k.TOO_MANY_OF_ORG: f"starts more jobs of organization {value} than the "
-                                f"{self.org_state[_k.WAITING, value] if 0 <= value < self.n_orgs else 0} waiting",
+                                f"{self._org_state[_k.WAITING, value] if 0 <= value < self.n_orgs else 0} waiting",
             _k.BAD_MACHINE_COUNT: f"gave {value} machines for {n_start} jobs",
-            _k.BAD_MACHINE_ID: f"machine {value} does not exist (ids 0..{self.machine_owner.size - 1})",
+            _k.BAD_MACHINE_ID: f"machine {value} does not exist (ids 0..{self._machine_owner.size - 1})",
             _k.MACHINE_NOT_FREE: f"machine {value} is busy or listed twice",
         }[code]
         return f"{policy_name} at t={self.now}: {problem}"
@@ -225,19 +226,19 @@ class OnlineSimulator:
     # -- output ----------------------------------------------------------------------------------------
     def schedule(self) -> pd.DataFrame:
         """One row per started sequential job, in start order (ties: by sequential job id)."""
-        started = np.flatnonzero(self.seq_start >= 0)
-        started = started[np.argsort(self.seq_start[started], kind="stable")]
-        rec = self.seq_record[started]
-        start = self.seq_start[started]
+        started = np.flatnonzero(self._seq_start >= 0)
+        started = started[np.argsort(self._seq_start[started], kind="stable")]
+        rec = self._seq_record[started]
+        start = self._seq_start[started]
         return pd.DataFrame({
-            "job": self.rec_job[rec], "org": self.rec_org[rec], "release": self.rec_release[rec],
-            "start": start, "end": start + self.rec_processing[rec], "machine": self.seq_machine[started],
+            "job": self._rec_job[rec], "org": self._rec_org[rec], "release": self._rec_release[rec],
+            "start": start, "end": start + self._rec_processing[rec], "machine": self._seq_machine[started],
         })
 
     def per_org(self) -> pd.DataFrame:
         frame = pd.DataFrame({
-            "machines": np.asarray(self.info.machines_per_org), "psi": self.org_state[_k.PSI].copy(),
-            "work_done": self.org_state[_k.WORK].copy(), "psi_by_machine_owner": self.org_state[_k.PSI_ON].copy(),
+            "machines": np.asarray(self.info.machines_per_org), "psi": self._org_state[_k.PSI].copy(),
+            "work_done": self._org_state[_k.WORK].copy(), "psi_by_machine_owner": self._org_state[_k.PSI_ON].copy(),
         })
         frame.index.name = "org"
         return frame
