@@ -4,6 +4,7 @@ the missing-trace message, and the ``fairsched replicate jsspp05`` command (on s
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from fairsched.errors import ConfigError
 from fairsched.replicate import jsspp05
 from fairsched.replicate.jsspp05 import JSSPP05Config, ReplicationResult, spearman_rho
 from fairsched.report.backfill import write_jsspp05_outputs
+from fairsched.sweep import load_spec
 from tests.conftest import trace_path
 
 ROW_COLUMNS = ["trace", "load", "order", "backfill", "metric", "width", "value"]
@@ -186,3 +188,53 @@ def test_replicate_command_json(synthetic_traces: Path, tmp_path: Path) -> None:
     assert len([r for r in doc["rows"] if r["width"] == "all"]) == 2 * 2 * 9 * 3
     assert len(doc["spearman"]) == 2 * 3 * 10
     assert (out / "rows.csv").is_file() and (out / "re.png").is_file()
+
+
+def test_ctrl_c_stops_the_quick_replication_within_seconds_and_leaves_no_process(tmp_path: Path) -> None:
+    """Issue 11's acceptance test: ``replicate jsspp05 --quick -j 2`` sent SIGINT mid-run."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_sweep_signals import ROOT, assert_all_gone, descendants, wait_for_parts
+
+    for seed, name in enumerate(jsspp05.TRACES.values()):
+        (tmp_path / name).write_text(synthetic_swf(seed, n=400))
+    out = tmp_path / "rep"
+    process = subprocess.Popen([sys.executable, "-m", "fairsched", "replicate", "jsspp05", "--quick", "-j", "2",
+                                "--traces", str(tmp_path), "--subset-size", "400", "--out", str(out)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_parts(out / "sweep", 1, process)
+    tree = descendants(process.pid)
+    assert len(tree) >= 2
+    sent = time.monotonic()
+    os.kill(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=10)
+    assert time.monotonic() - sent < 10 and process.returncode == 130
+    done = len(list((out / "sweep" / "cells").glob("*.parquet")))
+    assert 1 <= done < 36
+    assert stderr.strip().splitlines()[-1] == (f"interrupted: {done} of 36 cells done and kept; run the same command "
+                                               f"again to resume (kept in {out / 'sweep'})")
+    assert_all_gone(tree, timeout=5)
+
+
+def test_the_shipped_specs_are_the_documented_configurations(tmp_path: Path) -> None:
+    """The spec files hold the same grids as JSSPP05Config() and JSSPP05Config.quick(), and the costliest cells
+    (conservative, high load) come first."""
+    from fairsched.sweep import expand
+
+    for config, name in ((JSSPP05Config(), "jsspp05.toml"), (JSSPP05Config.quick(), "jsspp05-quick.toml")):
+        shipped = load_spec(jsspp05.SPECS_DIR / name)
+        built = jsspp05.sweep_spec(replace(config, traces_dir=tmp_path))
+        assert {k: sorted(v) for k, v in shipped.grid.items()} == {
+            "backfill": sorted(config.depths), "load": sorted(config.loads), "trace": sorted(config.traces),
+            "order": sorted(config.orders)}
+        assert shipped.grid == built.grid and shipped.base == {"subset-size": config.subset_size}
+        assert built.base == {"subset-size": config.subset_size, "traces-dir": tmp_path}
+    for file_name in jsspp05.TRACES.values():
+        (tmp_path / file_name).write_text(synthetic_swf(0, n=20))
+    cells = expand(jsspp05.sweep_spec(JSSPP05Config(traces_dir=tmp_path)))
+    assert len(cells) == 4 * 45
+    assert [(c.config.backfill, c.config.load) for c in cells[:12]] == [("conservative", 0.98)] * 12

@@ -94,7 +94,7 @@ def test_ppam_one_window_recomputed_independently(tiny_dir: Path) -> None:
 
 
 def test_same_seed_same_rows_other_seed_other_windows(tiny_dir: Path) -> None:
-    first, again = _ppam(tiny_dir), _ppam(tiny_dir)
+    first, again = _ppam(tiny_dir), _ppam(tiny_dir, jobs=2)  # the windows in two worker processes
     assert to_json(first) == to_json(again)
     pd.testing.assert_frame_equal(first.per_window, again.per_window)
     other = _ppam(tiny_dir, seed=4)

@@ -316,6 +316,10 @@ def unfairness_fst_command(
         _console().print(unfairness_table(report.unfairness))
 
 
+Executor = Annotated[str, typer.Option(help="Where cells run: local (processes) or dask.")]
+Scheduler = Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a LocalCluster).")]
+
+
 @replicate_app.command("jsspp05")
 def replicate_jsspp05_command(
     quick: Annotated[bool, typer.Option(help="CTC-SP2 and SDSC-BLUE at 80 % and 95 % load only.")] = False,
@@ -324,18 +328,20 @@ def replicate_jsspp05_command(
     traces: Annotated[Path | None, typer.Option(file_okay=False, help="Directory of the traces. Default: "
                                                 "$FAIRSCHED_TRACES, else ../shared/traces.")] = None,
     subset_size: Annotated[int, typer.Option(min=2, help="Jobs per trace (the first ones).")] = 5000,
-    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
-        "results/jsspp05"),
-    as_json: Json = False,
+    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go; the simulations "
+                                      "are kept in DIR/sweep, so a rerun resumes.")] = Path("results/jsspp05"),
+    executor: Executor = "local", scheduler: Scheduler = None, as_json: Json = False,
 ) -> None:
     """Replicate JSSPP'05 (Sabin & Sadayappan): 3 orders x 3 reservation depths x 5 loads per trace."""
     from fairsched.replicate import jsspp05
     from fairsched.report.backfill import jsspp05_json, jsspp05_renderable, write_jsspp05_outputs
 
     make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config
-    config = make(traces_dir=traces, subset_size=subset_size, workers=workers)
+    config = make(traces_dir=traces, subset_size=subset_size, workers=workers, executor=executor,
+                  scheduler=scheduler, store=out / "sweep",
+                  resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _prepare_out(out)
-    with _progress(enabled=not as_json) as progress:
+    with _interruptible(), _progress(enabled=not as_json) as progress:
         result = jsspp05.run(config, progress=progress)
     outputs = write_jsspp05_outputs(result, out)
     if as_json:
@@ -456,17 +462,19 @@ def replicate_tpds11_command(
     workers: Workers = 1, seed: Annotated[int, typer.Option("--seed", help="Seed of every instance.")] = 0,
     experiments: Annotated[str, typer.Option(help="Comma-separated: " + ", ".join(TPDS11_EXPERIMENTS) + ".")]
     = ",".join(TPDS11_EXPERIMENTS),
-    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
-        "results/tpds11"),
-    as_json: Json = False,
+    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go; the instances' "
+                                      "scores are kept in DIR/sweep, so a rerun resumes.")] = Path("results/tpds11"),
+    executor: Executor = "local", scheduler: Scheduler = None, as_json: Json = False,
 ) -> None:
     """Replicate TPDS'11 Sec. 7: scores of local, MOCCA and MOCCA+ILBA on uni and swf instances (Fig. 8-10)."""
     from fairsched.replicate import tpds11
     from fairsched.report.mosp import tpds11_renderable, write_tpds11_outputs
 
-    config = tpds11.TPDS11Config(quick=quick, jobs=workers, seed=seed, experiments=_names(experiments))
+    config = tpds11.TPDS11Config(quick=quick, jobs=workers, seed=seed, experiments=_names(experiments),
+                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _prepare_out(out)
-    with _progress(enabled=not as_json) as progress:
+    with _interruptible(), _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
     outputs = write_tpds11_outputs(result, out)
     if as_json:
@@ -563,10 +571,9 @@ def sweep_command(
     spec: Annotated[Path, typer.Argument(dir_okay=False, help="Sweep spec (TOML, see docs/sweeps.md).")],
     out: Annotated[Path | None, typer.Option(file_okay=False, help="The results store. Default: "
                                              "results/<spec name>.")] = None,
-    executor: Annotated[str, typer.Option(help="local (processes) or dask.")] = "local",
+    executor: Executor = "local",
     workers: Annotated[int | None, typer.Option(min=1, help="Worker processes. Default: the cores.")] = None,
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler tcp://HOST:PORT (default: a "
-                                                  "LocalCluster).")] = None,
+    scheduler: Scheduler = None,
     fail_fast: Annotated[bool, typer.Option(help="Stop at the first failed cell.")] = False,
     dry_run: Annotated[bool, typer.Option(help="List the cells and whether each is stored; run none.")] = False,
     as_json: Json = False,
@@ -580,13 +587,9 @@ def sweep_command(
         plan = sweeps.plan_sweep(spec, out)
         _render(report_sweep.plan_json(plan) if as_json else report_sweep.plan_table(plan), as_json)
         return
-    try:
-        with report_sweep.sweep_progress(enabled=not as_json) as progress:
-            summary = sweeps.run_sweep(spec, out, executor=executor, workers=workers, scheduler=scheduler,
-                                       fail_fast=fail_fast, progress=progress)
-    except sweeps.SweepInterrupted as stop:
-        typer.echo(str(stop), err=True)
-        raise typer.Exit(130) from None
+    with _interruptible(), report_sweep.sweep_progress(enabled=not as_json) as progress:
+        summary = sweeps.run_sweep(spec, out, executor=executor, workers=workers, scheduler=scheduler,
+                                   fail_fast=fail_fast, progress=progress)
     _render(report_sweep.summary_json(summary) if as_json else "\n".join(report_sweep.summary_lines(summary)),
             as_json)
     raise typer.Exit(1 if summary.failed else 0)
@@ -752,6 +755,18 @@ def _emit_json(doc: Any) -> None:
     from fairsched.report.tables import jsonable
 
     typer.echo(json.dumps(jsonable(doc), indent=2))
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """A sweep stopped by Ctrl-C or SIGTERM: one line saying what is kept and how to resume, exit code 130."""
+    from fairsched.sweep.run import SweepInterrupted
+
+    try:
+        yield
+    except SweepInterrupted as stop:
+        typer.echo(str(stop), err=True)
+        raise typer.Exit(130) from None
 
 
 def _render(what: Any, as_json: bool) -> None:

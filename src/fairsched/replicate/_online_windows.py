@@ -25,9 +25,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +40,7 @@ from fairsched.online.experiment import CompareConfig, compare_scenario
 from fairsched.online.policies import get_policy
 from fairsched.scenario import DEFAULT_ZIPF_S, build_scenario
 from fairsched.seeds import STAGE_WINDOW_SEEDS, STAGE_WINDOWS, stream
+from fairsched.sweep.executors import map_unordered
 from fairsched.workload.clean import clean
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import read_swf
@@ -318,23 +317,22 @@ def run_window(task: _Task) -> list[dict[str, Any]]:
 
 
 def run_tasks(tasks: list[_Task], jobs: int, progress: ProgressCallback | None) -> list[list[dict[str, Any]]]:
-    """Records of every task, in task order whatever the number of processes; costliest (largest k) first."""
+    """Records of every task, in task order whatever the number of processes; costliest (largest k) first.
+
+    The windows run on the sweep layer's executor (`fairsched.sweep.executors.map_unordered`): with ``jobs`` > 1,
+    spawned worker processes that a Ctrl-C stops within seconds, none left behind.
+    """
     if progress is not None:
         progress("simulating windows", 0, len(tasks))
-    results: list[list[dict[str, Any]] | None] = [None] * len(tasks)
+    order = sorted(range(len(tasks)), key=lambda i: (-tasks[i].cell.orgs, -tasks[i].cell.window_length, i))
     if jobs == 1:
-        for done, task in enumerate(tasks, start=1):
-            results[done - 1] = run_window(task)
-            if progress is not None:
-                progress("simulating windows", done, len(tasks))
-    else:
-        order = sorted(range(len(tasks)), key=lambda i: (-tasks[i].cell.orgs, -tasks[i].cell.window_length, i))
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(run_window, tasks[i]): i for i in order}
-            for done, future in enumerate(as_completed(futures), start=1):
-                results[futures[future]] = future.result()
-                if progress is not None:
-                    progress("simulating windows", done, len(tasks))
+        order = list(range(len(tasks)))
+    results: list[list[dict[str, Any]] | None] = [None] * len(tasks)
+    ordered = [tasks[i] for i in order]
+    for done, (index, records) in enumerate(map_unordered(run_window, ordered, workers=jobs), start=1):
+        results[order[index]] = records
+        if progress is not None:
+            progress("simulating windows", done, len(tasks))
     return [records for records in results if records is not None]
 
 

@@ -22,18 +22,18 @@ Reference: G. Sabin, P. Sadayappan, "Unfairness metrics for space-sharing parall
 Deviations: CTC's machine size is the trace header's 338 batch processors (the paper says "430 batch nodes");
 Spearman's rho is computed as Pearson's correlation of average ranks (ties shared), without scipy.
 
-Nothing here is random, so there is no seed: the same configuration gives the same numbers, whatever the number
-of worker processes (results are put back in task order).
+Nothing here is random, so there is no seed: the same configuration gives the same numbers, whatever the executor
+and the number of workers. Each simulation is one cell of a sweep (`sweep_spec`, the specs shipped in
+``fairsched/replicate/specs/``, cells in `fairsched.replicate.jsspp05_cell`), so a replication resumes, runs in
+parallel and can run on a Dask cluster like any ``fairsched sweep``.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
-from multiprocessing import get_context
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,13 +41,11 @@ import numpy as np
 import pandas as pd
 
 from fairsched.backfill import fairness
-from fairsched.backfill.engine import simulate
-from fairsched.backfill.jobs import BackfillJobs, jobs_from_workload
 from fairsched.backfill.policies import get_backfill, get_order
 from fairsched.errors import ConfigError
-from fairsched.workload.clean import clean
-from fairsched.workload.swf import read_swf
-from fairsched.workload.transform import first_jobs, offered_load, scale_to_load
+from fairsched.sweep import Spec, load_spec, run_sweep
+from fairsched.sweep.results import load_rows
+from fairsched.sweep.store import store_or_temporary
 
 # Paper name -> file in the traces directory (../shared/traces/SOURCES.md).
 TRACES: dict[str, str] = {
@@ -66,6 +64,9 @@ QUICK_TRACES: tuple[str, ...] = ("CTC-SP2", "SDSC-BLUE")
 QUICK_LOADS: tuple[float, ...] = WIDTH_LOADS
 ALL_WIDTHS = "all"
 SUBSET_SCHEMES: tuple[str, ...] = ("interleaved", "blocks")
+SPECS_DIR = Path(__file__).resolve().parent / "specs"
+_SIMULATION_FIGURES = ("runtime_factor", "offered_load", "mean_wait", "utilization")
+_CELL_FIGURES = (*_SIMULATION_FIGURES, "processors", "natural_load")
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(description, done, total)`` as simulations finish."""
@@ -86,7 +87,11 @@ class JSSPP05Config:
     n_subsets : arrival-order subsets of Table 2.
     subset_scheme : how jobs are dealt into those subsets: ``interleaved`` (job i to subset i mod n_subsets) or
         ``blocks`` (consecutive stretches); see the module docstring.
-    workers : worker processes (1 = in this process).
+    workers : worker processes (1 = in this process) or Dask workers of a LocalCluster.
+    executor, scheduler : the sweep's executor (``local`` or ``dask``) and Dask scheduler address (None = a
+        LocalCluster); see `fairsched.sweep.run_sweep`.
+    store : the sweep's store, kept to resume an interrupted run (None = a temporary directory).
+    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
     """
 
     traces_dir: Path | None = None
@@ -98,6 +103,10 @@ class JSSPP05Config:
     n_subsets: int = 10
     subset_scheme: str = "interleaved"
     workers: int = 1
+    executor: str = "local"
+    scheduler: str | None = None
+    store: Path | None = None
+    resume: str | None = None
 
     @classmethod
     def quick(cls, **overrides: Any) -> JSSPP05Config:
@@ -117,7 +126,7 @@ class ReplicationResult:
         seconds for the FST metrics, processor-seconds for ``re``.
     spearman : `subset_correlations` with the configured scheme: one row per (trace, metric, subset).
     simulations : one row per simulation: trace, load, order, backfill, runtime_factor, offered_load,
-        mean_wait, utilization, simulate_s, fairness_s.
+        mean_wait, utilization (timings are left out: the same configuration gives the same table).
     traces : per trace: file, processors, jobs, the subset's own offered load, jobs per width bin (Table 1).
     per_job : (trace, load, order, backfill) -> {metric: float64 per-job unfairness, in arrival order}: what the
         rows average, kept for further analysis (e.g. `subset_correlations` with another scheme).
@@ -134,53 +143,65 @@ class ReplicationResult:
 
 
 @dataclass(frozen=True)
-class _Task:
-    """One simulation: a policy on one trace's jobs scaled to one load."""
-
-    trace: str
-    load: float
-    order: str
-    backfill: str
-    jobs: BackfillJobs
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    """Per-job unfairness of one simulation (`METRICS` -> float64 array, job order) and its summary figures."""
+class _Cell:
+    """The stored row of one simulation, read back from the sweep's store."""
 
     per_job: dict[str, np.ndarray]
+    procs: np.ndarray
     figures: dict[str, float]
 
 
 def run(config: JSSPP05Config, *, progress: ProgressCallback | None = None) -> ReplicationResult:
-    """Replicate JSSPP'05 §4–§5 as configured (module docstring).
+    """Replicate JSSPP'05 §4–§5 as configured (module docstring), through the sweep layer.
 
-    Every trace file is checked before any simulation starts, so a missing one fails at once. Cost: one
-    simulation and the FST what-ifs (one per job and kind, each stopped when its job starts) per policy, load
-    and trace; `workers` processes share them.
+    Every trace file is checked before any simulation starts, so a missing one fails at once. Each simulation is
+    one cell of `sweep_spec` (`fairsched.replicate.jsspp05_cell`), run by `fairsched.sweep.run_sweep` on
+    ``config.executor`` with ``config.workers`` workers into the store ``config.store`` (a temporary directory when
+    None): a store kept between runs resumes an interrupted replication. Cost: one simulation and the FST what-ifs
+    (one per job and kind, each stopped when its job starts) per policy, load and trace.
 
     Raises
     ------
     ConfigError : a missing trace (naming the file and the directory searched), or bad options.
+    SweepFailed : a simulation raised (its one-line error).
+    SweepInterrupted : Ctrl-C or SIGTERM; the finished simulations stay in ``config.store``.
     """
     started = time.perf_counter()
     _check_config(config)
-    paths = trace_paths(config)
-    prepared = {name: _prepare_trace(name, path, config) for name, path in paths.items()}
-    tasks = [_Task(name, load, order, depth, prepared[name]["jobs"][load])
-             for name in config.traces for load in config.loads for order in config.orders
-             for depth in config.depths]
-    outcomes = list(_run_tasks(tasks, config.workers, progress))
-    procs = {name: prepared[name]["procs"] for name in config.traces}
-    rows = _rows(tasks, outcomes, procs)
-    per_job = {(t.trace, t.load, t.order, t.backfill): o.per_job for t, o in zip(tasks, outcomes, strict=True)}
+    trace_paths(config)
+    with store_or_temporary(config.store, prefix="fairsched-jsspp05-") as store:
+        run_sweep(sweep_spec(config), store, executor=config.executor, workers=config.workers,
+                  scheduler=config.scheduler, fail_fast=True, resume=config.resume,
+                  progress=None if progress is None else lambda done, total, _: progress("simulating", done, total))
+        cells = _read_cells(store)
+    keys = [(name, load, order, depth) for name in config.traces for load in config.loads
+            for order in config.orders for depth in config.depths]
+    per_job = {key: cells[key].per_job for key in keys}
+    procs = {key[0]: cells[key].procs for key in keys}
+    rows = _rows(keys, per_job, procs)
     spearman = subset_correlations(per_job, n_subsets=config.n_subsets, scheme=config.subset_scheme)
-    simulations = pd.DataFrame([{"trace": t.trace, "load": t.load, "order": t.order, "backfill": t.backfill,
-                                 "runtime_factor": prepared[t.trace]["factors"][t.load], **o.figures}
-                                for t, o in zip(tasks, outcomes, strict=True)])
-    traces = {name: prepared[name]["info"] for name in config.traces}
+    simulations = pd.DataFrame([{"trace": key[0], "load": key[1], "order": key[2], "backfill": key[3],
+                                 **{name: cells[key].figures[name] for name in _SIMULATION_FIGURES}}
+                                for key in keys])
+    first = {key[0]: cells[key] for key in reversed(keys)}
+    traces = {name: _trace_info(name, first[name]) for name in config.traces}
     return ReplicationResult(config=config, rows=rows, spearman=spearman, simulations=simulations, traces=traces,
                              per_job=per_job, elapsed_s=time.perf_counter() - started)
+
+
+def sweep_spec(config: JSSPP05Config) -> Spec:
+    """The replication as a sweep: the shipped spec (``specs/jsspp05.toml``, or ``specs/jsspp05-quick.toml`` for
+    the quick traces and loads) with its grid set to the configuration's traces, loads, orders and depths.
+
+    The costliest cells come first (conservative what-ifs at high load), so that no worker is left with one of
+    them at the end; the rows keep the configuration's order whatever the order of the cells.
+    """
+    quick = (config.traces, config.loads) == (QUICK_TRACES, QUICK_LOADS)
+    spec = load_spec(SPECS_DIR / ("jsspp05-quick.toml" if quick else "jsspp05.toml"),
+                     overrides={"subset-size": config.subset_size, "traces-dir": config.traces_dir})
+    grid = {"backfill": sorted(config.depths, key=lambda depth: depth != "conservative"),
+            "load": sorted(config.loads, reverse=True), "trace": list(config.traces), "order": list(config.orders)}
+    return replace(spec, grid=grid)
 
 
 def default_traces_dir() -> Path:
@@ -226,88 +247,37 @@ def _check_config(config: JSSPP05Config) -> None:
         raise ConfigError(f"subset_scheme={config.subset_scheme!r}: choose one of {', '.join(SUBSET_SCHEMES)}")
 
 
-def _prepare_trace(name: str, path: Path, config: JSSPP05Config) -> dict[str, Any]:
-    """Read, clean (P = MaxProcs), keep the first jobs, scale to every load: jobs, factors, info (Table 1)."""
-    workload = read_swf(path)
-    processors = workload.header_int("MaxProcs")
-    if processors is None or processors < 1:
-        raise ConfigError(f"{path}: the header gives no MaxProcs, which the replication uses as machine size")
-    cleaned, _ = clean(workload, max_processors=processors)
-    subset = first_jobs(cleaned, config.subset_size)
-    natural = offered_load(subset, processors)
-    jobs, factors = {}, {}
-    for load in config.loads:
-        scaled = scale_to_load(subset, load, processors, how="runtime")
-        jobs[load] = jobs_from_workload(scaled, n_processors=processors)
-        factors[load] = float(np.median(scaled.jobs["run_time"].to_numpy() / subset.jobs["run_time"].to_numpy()))
-    procs = jobs[config.loads[0]].procs
-    widths = fairness.by_width(np.zeros(procs.size), procs)["n_jobs"]
-    info = {"file": path.name, "processors": processors, "n_jobs": len(subset.jobs), "natural_load": natural,
+
+def _read_cells(store: Path) -> dict[tuple[str, float, str, str], _Cell]:
+    stored, _ = load_rows(store)
+    cells = {}
+    for row in stored.to_dict("records"):
+        per_job = {metric: np.asarray(row[f"per_job_{metric}"], dtype=np.float64) for metric in METRICS}
+        cells[(row["trace"], row["load"], row["order"], row["backfill"])] = _Cell(
+            per_job=per_job, procs=np.asarray(row["procs"], dtype=np.int64),
+            figures={name: row[name] for name in _CELL_FIGURES})
+    return cells
+
+
+def _trace_info(name: str, cell: _Cell) -> dict[str, Any]:
+    """Table 1 for one trace: file, processors, jobs, the subset's own offered load, jobs per width bin."""
+    widths = fairness.by_width(np.zeros(cell.procs.size), cell.procs)["n_jobs"]
+    return {"file": TRACES[name], "processors": int(cell.figures["processors"]), "n_jobs": int(cell.procs.size),
+            "natural_load": float(cell.figures["natural_load"]),
             "jobs_per_width": {str(label): int(n) for label, n in widths.items()}}
-    return {"jobs": jobs, "factors": factors, "procs": procs, "info": info}
 
 
-def _run_tasks(tasks: list[_Task], workers: int, progress: ProgressCallback | None) -> Iterator[_Outcome]:
-    """Outcomes in task order; with several workers, the costliest tasks are submitted first."""
-    if progress is not None:
-        progress("simulating", 0, len(tasks))
-    if workers == 1:
-        for done, task in enumerate(tasks, start=1):
-            yield _simulate_task(task)
-            if progress is not None:
-                progress("simulating", done, len(tasks))
-        return
-    # Conservative what-ifs at high load dominate: start them first so that no worker is left with one at the end.
-    cost_order = sorted(range(len(tasks)), key=lambda i: (tasks[i].backfill != "conservative", -tasks[i].load, i))
-    results: list[_Outcome | None] = [None] * len(tasks)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(_simulate_task, tasks[i]): i for i in cost_order}
-        for done, future in enumerate(as_completed(futures), start=1):
-            results[futures[future]] = future.result()
-            if progress is not None:
-                progress("simulating", done, len(tasks))
-    yield from (outcome for outcome in results if outcome is not None)
-
-
-def _simulate_task(task: _Task) -> _Outcome:
-    """One simulation and its per-job unfairness (JSSPP'05 §3.1.3 and §3.2 per-job terms). Runs in a worker."""
-    tick = time.perf_counter()
-    result = simulate(task.jobs, order=task.order, backfill=task.backfill)
-    simulate_s = time.perf_counter() - tick
-    schedule = result.schedule
-    start = schedule["start"].to_numpy(np.float64)
-    tick = time.perf_counter()
-    per_job = {}
-    for kind in ("strict", "relaxed"):
-        fst = fairness.fair_start_times(task.jobs, order=task.order, backfill=task.backfill, kind=kind,
-                                        schedule=schedule)
-        per_job[f"fst_{kind}"] = np.maximum(start - np.asarray(fst, dtype=np.float64), 0.0)
-    deficit = fairness.resource_equality(schedule, task.jobs.n_processors)["deficit"].to_numpy(np.float64)
-    per_job["re"] = np.maximum(deficit, 0.0)
-    run = (schedule["end"] - schedule["start"]).to_numpy(np.float64)
-    span = float(schedule["end"].max() - schedule["submit"].min())
-    figures = {"offered_load": offered_load_of(task.jobs), "mean_wait": float(schedule["wait"].mean()),
-               "utilization": float(np.dot(run, task.jobs.procs) / (task.jobs.n_processors * span)),
-               "simulate_s": simulate_s, "fairness_s": time.perf_counter() - tick}
-    return _Outcome(per_job=per_job, figures=figures)
-
-
-def offered_load_of(jobs: BackfillJobs) -> float:
-    """Offered load of the simulated (integer-second) jobs: Σ r·p / (P · (max(s + r) − min s))."""
-    span = float(np.max(jobs.submit + jobs.run) - jobs.submit.min())
-    return float(np.dot(jobs.run, jobs.procs) / (jobs.n_processors * span))
-
-
-def _rows(tasks: list[_Task], outcomes: list[_Outcome], procs: dict[str, np.ndarray]) -> pd.DataFrame:
+def _rows(keys: list[tuple[str, float, str, str]], per_job: Mapping[tuple[str, float, str, str],
+          Mapping[str, np.ndarray]], procs: Mapping[str, np.ndarray]) -> pd.DataFrame:
     """Mean per-job unfairness over all jobs and per non-empty width bin (JSSPP'05 Figs. 7–18)."""
     records = []
-    for task, outcome in zip(tasks, outcomes, strict=True):
-        key = {"trace": task.trace, "load": task.load, "order": task.order, "backfill": task.backfill}
+    for key in keys:
+        labels = {"trace": key[0], "load": key[1], "order": key[2], "backfill": key[3]}
         for metric in METRICS:
-            values = outcome.per_job[metric]
-            records.append({**key, "metric": metric, "width": ALL_WIDTHS, "value": float(values.mean())})
-            bins = fairness.by_width(values, procs[task.trace])
-            records += [{**key, "metric": metric, "width": str(label), "value": float(mean)}
+            values = per_job[key][metric]
+            records.append({**labels, "metric": metric, "width": ALL_WIDTHS, "value": float(values.mean())})
+            bins = fairness.by_width(values, procs[key[0]])
+            records += [{**labels, "metric": metric, "width": str(label), "value": float(mean)}
                         for label, n, mean in zip(bins.index, bins["n_jobs"], bins["mean"], strict=True) if n > 0]
     return pd.DataFrame.from_records(records, columns=["trace", "load", "order", "backfill", "metric", "width",
                                                        "value"])

@@ -19,16 +19,16 @@ Set-up, as replicated here:
 
 ``quick`` runs 5 instances per combination instead of 50 (75 → 8 for heterogeneous). Every instance has its own
 seed, derived from the one ``seed`` and the instance's coordinates (`numpy.random.SeedSequence`), so results do not
-depend on ``jobs`` (the number of worker processes) or on which experiments run.
+depend on ``jobs`` (the number of workers), the executor or on which experiments run. The experiments are sweeps
+(`sweep_specs`: the specs shipped in ``fairsched/replicate/specs/``, one cell per combination of parameters in
+`fairsched.replicate.tpds11_cell`), so a replication resumes, runs in parallel and can run on a Dask cluster.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from multiprocessing import get_context
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,9 @@ from fairsched.mosp.metrics import makespan, proven_bound, score
 from fairsched.mosp.policies.ilba import ilba
 from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.validate import validate_mosp_schedule
+from fairsched.sweep import Spec, load_spec, run_sweep
+from fairsched.sweep.results import load_rows
+from fairsched.sweep.store import store_or_temporary
 
 __all__ = ["EXPERIMENTS", "PAPER_NOTES", "TPDS11Config", "TPDS11Result", "run", "to_json"]
 
@@ -56,6 +59,9 @@ THRESHOLDS: tuple[int, ...] = (3, 4)
 PARETO_SHAPES: tuple[int, ...] = tuple(range(1, 11))
 HETEROGENEOUS_ORGS = 10
 ALL = "all"
+SPECS_DIR = Path(__file__).resolve().parent / "specs"
+SCORE_COLUMNS: tuple[str, ...] = ("experiment", "dist", "orgs", "jobs", "procs", "shape", "index", "algorithm",
+                                  "local_order", "threshold", "score", "lb", "makespan")
 OPTIMAL_TOLERANCE = 1e-9  # score 1 up to float rounding of LB = W̄ (a ratio of integers)
 
 ProgressCallback = Callable[[str, int, int], None]
@@ -89,11 +95,16 @@ class TPDS11Config:
     Attributes
     ----------
     quick : 5 instances per combination instead of 50 (8 instead of 75 for ``heterogeneous``).
-    jobs : worker processes.
+    jobs : worker processes (or Dask workers of a LocalCluster).
     seed : the one seed every instance's seed derives from.
     experiments : which of `EXPERIMENTS` to run.
     instances : instances per combination, overriding ``quick`` (both homogeneous and heterogeneous).
     validate : check every schedule with `fairsched.mosp.validate.validate_mosp_schedule` (guarantees included).
+    executor, scheduler : the sweeps' executor (``local`` or ``dask``) and Dask scheduler address (None = a
+        LocalCluster); see `fairsched.sweep.run_sweep`.
+    store : where the sweeps' stores go (``<store>/homogeneous``, ``<store>/heterogeneous``), kept to resume an
+        interrupted run; None = a temporary directory.
+    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
     """
 
     quick: bool = False
@@ -102,6 +113,10 @@ class TPDS11Config:
     experiments: tuple[str, ...] = EXPERIMENTS
     instances: int | None = None
     validate: bool = True
+    executor: str = "local"
+    scheduler: str | None = None
+    store: Path | None = None
+    resume: str | None = None
 
 
 @dataclass
@@ -127,7 +142,7 @@ class TPDS11Result:
 
 
 @dataclass(frozen=True)
-class _Spec:
+class InstanceSpec:
     """One instance to generate and solve, and the experiments that use it (`EXPERIMENTS` names): homogeneous
     instances (`procs` = m, `shape` = 0) serve ``homogeneous`` and ``local-policies``, heterogeneous ones (`shape` =
     the Pareto shape) ``heterogeneous``."""
@@ -144,43 +159,50 @@ class _Spec:
 
 
 def run(config: TPDS11Config, *, progress: ProgressCallback | None = None) -> TPDS11Result:
-    """Replicate TPDS'11 §7 as configured (module docstring).
+    """Replicate TPDS'11 §7 as configured (module docstring), through the sweep layer (`sweep_specs`).
 
     Raises
     ------
     ConfigError : unknown experiments or bad counts.
-    InvalidScheduleError : a schedule breaks the model or a proven guarantee (a bug, reported clearly).
+    SweepFailed : a schedule broke the model or a proven guarantee (a bug, reported clearly with its instance).
+    SweepInterrupted : Ctrl-C or SIGTERM; the finished cells stay in ``config.store``.
     """
     started = time.perf_counter()
     _check(config)
-    specs = instance_specs(config)
-    scores = pd.DataFrame.from_records(_solve_all(specs, config.jobs, progress))
+    frames = []
+    with store_or_temporary(config.store, prefix="fairsched-tpds11-") as store:
+        for name, spec in sweep_specs(config).items():
+            report = None if progress is None else (
+                lambda done, total, _, name=name: progress(f"{name} instances", done, total))
+            run_sweep(spec, store / name, executor=config.executor, workers=config.jobs, scheduler=config.scheduler,
+                      fail_fast=True, resume=config.resume, progress=report)
+            frames.append(load_rows(store / name)[0].loc[:, list(SCORE_COLUMNS)])
+    scores = pd.concat(frames, ignore_index=True)
     rows = aggregate(scores)
     return TPDS11Result(config=config, rows=rows, scores=scores, notes=list(PAPER_NOTES),
                         elapsed_s=time.perf_counter() - started)
 
 
-def instance_specs(config: TPDS11Config) -> list[_Spec]:
-    """Every instance the configuration needs; ``local-policies`` reuses the homogeneous instances."""
-    homogeneous = config.instances if config.instances is not None else (5 if config.quick else 50)
-    heterogeneous = config.instances if config.instances is not None else (8 if config.quick else 75)
+def sweep_specs(config: TPDS11Config) -> dict[str, Spec]:
+    """The sweeps the configuration needs, by name: ``homogeneous`` (its instances also serve ``local-policies``)
+    and ``heterogeneous``; the shipped specs (``-quick`` ones for ``quick``) with the configuration's experiments,
+    instances, validation and seed."""
     wanted = set(config.experiments)
-    specs = []
+    quick = "-quick" if config.quick else ""
+    overrides: dict[str, Any] = {"validate": config.validate}
+    if config.instances is not None:
+        overrides["instances"] = config.instances
+    specs = {}
     if wanted & {"homogeneous", "local-policies"}:
-        uses = tuple(e for e in EXPERIMENTS[:2] if e in wanted)
-        specs += [_Spec(uses, dist, n_orgs, n_jobs, m, 0, i, _seed(config.seed, 0, d, n_orgs, n_jobs, m, i),
-                        config.validate)
-                  for d, dist in enumerate(DISTS) for n_orgs in ORGS for n_jobs in JOBS for m in PROCS
-                  for i in range(homogeneous)]
+        uses = [e for e in EXPERIMENTS[:2] if e in wanted]
+        specs["homogeneous"] = load_spec(SPECS_DIR / f"tpds11-homogeneous{quick}.toml",
+                                         overrides={**overrides, "experiments": uses})
     if "heterogeneous" in wanted:
-        specs += [_Spec(("heterogeneous",), dist, HETEROGENEOUS_ORGS, n_jobs, 0, shape, i,
-                        _seed(config.seed, 1, d, shape, n_jobs, 0, i), config.validate)
-                  for d, dist in enumerate(DISTS) for shape in PARETO_SHAPES for n_jobs in JOBS
-                  for i in range(heterogeneous)]
-    return specs
+        specs["heterogeneous"] = load_spec(SPECS_DIR / f"tpds11-heterogeneous{quick}.toml", overrides=overrides)
+    return {name: replace(spec, seeds=(config.seed,)) for name, spec in specs.items()}
 
 
-def _seed(seed: int, *coordinates: int) -> int:
+def instance_seed(seed: int, *coordinates: int) -> int:
     """A 63-bit seed for one instance, from the run's seed and the instance's coordinates."""
     return int(np.random.SeedSequence(seed, spawn_key=coordinates).generate_state(1, np.uint64)[0] >> np.uint64(1))
 
@@ -195,33 +217,7 @@ def _check(config: TPDS11Config) -> None:
         raise ConfigError(f"jobs={config.jobs!r}: expected an integer >= 1 (worker processes)")
 
 
-def _solve_all(specs: list[_Spec], workers: int, progress: ProgressCallback | None) -> Iterator[dict[str, Any]]:
-    """Score records of every spec, in spec order; chunks of specs go to worker processes."""
-    chunks = [specs[i:i + 40] for i in range(0, len(specs), 40)]
-    done = 0
-    if progress is not None:
-        progress("instances", 0, len(specs))
-    if workers == 1:
-        results: Iterator[list[dict[str, Any]]] = map(_solve_chunk, chunks)
-        for records, chunk in zip(results, chunks, strict=True):
-            done += len(chunk)
-            if progress is not None:
-                progress("instances", done, len(specs))
-            yield from records
-        return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        for records, chunk in zip(pool.map(_solve_chunk, chunks), chunks, strict=True):
-            done += len(chunk)
-            if progress is not None:
-                progress("instances", done, len(specs))
-            yield from records
-
-
-def _solve_chunk(specs: list[_Spec]) -> list[dict[str, Any]]:
-    return [record for spec in specs for record in solve_instance(spec)]
-
-
-def build_instance(spec: _Spec) -> MospInstance:
+def build_instance(spec: InstanceSpec) -> MospInstance:
     """The instance of one spec: homogeneous clusters of ``spec.procs``, or Pareto clusters of ``spec.shape``."""
     rng = np.random.default_rng(spec.seed)
     if spec.shape:
@@ -231,7 +227,7 @@ def build_instance(spec: _Spec) -> MospInstance:
     return generate(spec.dist, n_orgs=spec.orgs, n_jobs=spec.jobs, procs=procs, seed=rng)
 
 
-def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
+def solve_instance(spec: InstanceSpec) -> list[dict[str, Any]]:
     """Score records of every algorithm the spec's experiment runs on its instance."""
     instance = build_instance(spec)
     lb = instance.lower_bound()
@@ -260,7 +256,7 @@ def solve_instance(spec: _Spec) -> list[dict[str, Any]]:
     return records
 
 
-def _validate(spec: _Spec, instance: MospInstance, schedule: Any, *, bound: float | None = None,
+def _validate(spec: InstanceSpec, instance: MospInstance, schedule: Any, *, bound: float | None = None,
               delay_reference: Any = None, local_order: str = "hf") -> None:
     """Every rule of the model, the local constraint against `local_order` (seeded like the run), the bound."""
     if not spec.validate:

@@ -1,8 +1,9 @@
 """Where cells run: local worker processes, or a Dask cluster.
 
-An executor is a generator of `CellOutcome`s for a list of `CellTask`s, in completion order. Closing it (or an
-exception inside it, such as the KeyboardInterrupt of a Ctrl-C) abandons the running cells and stops every worker
-it started before returning: no worker outlives the sweep.
+`map_unordered` applies a picklable function to a list of tasks and yields ``(index, result)`` pairs in completion
+order; `outcomes` is that for a sweep's `CellTask`s. Closing the generator (or an exception inside it, such as the
+KeyboardInterrupt of a Ctrl-C) abandons the running tasks and stops every worker it started before returning: no
+worker outlives the sweep.
 
 * ``local``: ``workers`` processes started with ``spawn`` (no fork of a process holding threads); with one
   worker, cells run in this process. Workers ignore SIGINT, so a Ctrl-C reaches only the main process, which
@@ -19,53 +20,65 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
+from typing import Any, TypeVar
 
 from fairsched.errors import ConfigError
 from fairsched.sweep.cell import CellOutcome, CellTask, run_cell
 
 EXECUTORS: tuple[str, ...] = ("local", "dask")
+T = TypeVar("T")
 _POLL_S = 0.5  # how often the main process wakes while waiting, so that signals are handled at once
 
 
 def outcomes(tasks: list[CellTask], *, executor: str, workers: int, scheduler: str | None) -> Iterator[CellOutcome]:
-    """Run `tasks` on the chosen executor; yield each outcome as it finishes."""
+    """Run a sweep's `tasks` on the chosen executor; yield each outcome as it finishes."""
+    for _, outcome in map_unordered(run_cell, tasks, executor=executor, workers=workers, scheduler=scheduler):
+        yield outcome
+
+
+def map_unordered(function: Callable[[Any], T], tasks: Sequence[Any], *, executor: str = "local", workers: int = 1,
+                  scheduler: str | None = None) -> Iterator[tuple[int, T]]:
+    """``(index, function(tasks[index]))`` for every task, in completion order, on the chosen executor.
+
+    `function` and the tasks must be picklable (a module-level function) unless ``workers == 1``.
+    """
     if executor == "local":
         if scheduler is not None:
             raise ConfigError("--scheduler needs --executor dask")
-        return local_outcomes(tasks, workers)
+        return local_map(function, tasks, workers)
     if executor == "dask":
-        return dask_outcomes(tasks, workers, scheduler)
+        return dask_map(function, tasks, workers, scheduler)
     raise ConfigError(f"--executor {executor!r}: choose one of {', '.join(EXECUTORS)}")
 
 
-def local_outcomes(tasks: list[CellTask], workers: int) -> Iterator[CellOutcome]:
-    """Run `tasks` in this process (``workers == 1``) or in a pool of spawned processes."""
+def local_map(function: Callable[[Any], T], tasks: Sequence[Any], workers: int) -> Iterator[tuple[int, T]]:
+    """Run the tasks in this process (``workers == 1``) or in a pool of spawned processes."""
     if workers == 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield run_cell(task)
+        for index, task in enumerate(tasks):
+            yield index, function(task)
         return
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=get_context("spawn"),
                                initializer=_init_worker, initargs=(os.getpid(),))
-    pending: set[Future[CellOutcome]] = set()
+    pending: dict[Future[T], int] = {}
     finished = False
     try:
-        pending = {pool.submit(run_cell, task) for task in tasks}
+        pending = {pool.submit(function, task): index for index, task in enumerate(tasks)}
         while pending:
-            done, pending = wait(pending, timeout=_POLL_S, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, timeout=_POLL_S, return_when=FIRST_COMPLETED)
             for future in done:
-                yield future.result()
+                yield pending.pop(future), future.result()
         finished = True
     finally:
         if not finished:
-            _stop_pool(pool, pending)
+            _stop_pool(pool, set(pending))
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[CellOutcome]]) -> None:
-    """Abandon the running cells: cancel the queued ones and terminate the workers (their cells are lost)."""
+def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[Any]]) -> None:
+    """Abandon the running tasks: cancel the queued ones and terminate the workers (their work is lost)."""
     for future in pending:
         future.cancel()
     # ProcessPoolExecutor has no public way to stop running calls; its worker table is the only handle.
@@ -95,8 +108,9 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def dask_outcomes(tasks: list[CellTask], workers: int, scheduler: str | None) -> Iterator[CellOutcome]:
-    """Run `tasks` on a Dask cluster: the one at `scheduler`, else a LocalCluster of `workers` processes."""
+def dask_map(function: Callable[[Any], T], tasks: Sequence[Any], workers: int,
+             scheduler: str | None) -> Iterator[tuple[int, T]]:
+    """Run the tasks on a Dask cluster: the one at `scheduler`, else a LocalCluster of `workers` processes."""
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError as exc:  # pragma: no cover - distributed is a dependency; said clearly if it is missing
@@ -113,9 +127,10 @@ def dask_outcomes(tasks: list[CellTask], workers: int, scheduler: str | None) ->
         raise ConfigError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there ({exc})") from exc
     futures = []
     try:
-        futures = client.map(run_cell, tasks, key=[f"fairsched-cell-{task.key}" for task in tasks], pure=False)
+        futures = client.map(function, list(tasks), pure=False)
+        index = {future.key: i for i, future in enumerate(futures)}
         for future in as_completed(futures):
-            yield future.result()
+            yield index[future.key], future.result()
     finally:
         client.cancel(futures)
         client.close()

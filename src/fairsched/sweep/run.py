@@ -50,7 +50,7 @@ class SweepInterrupted(KeyboardInterrupt):
 
     def __init__(self, done: int, total: int, resume: str) -> None:
         self.done, self.total = done, total
-        super().__init__(f"interrupted: {done} of {total} cells done and kept; run `{resume}` to resume")
+        super().__init__(f"interrupted: {done} of {total} cells done and kept; {resume}")
 
 
 class SweepFailed(FairschedError):
@@ -66,7 +66,7 @@ def plan_sweep(spec: Spec | str | Path, out: str | Path) -> list[tuple[Cell, boo
 
 def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "local", workers: int | None = None,
               scheduler: str | None = None, fail_fast: bool = False, overrides: Mapping[str, Any] | None = None,
-              progress: SweepProgress | None = None) -> SweepSummary:
+              resume: str | None = None, progress: SweepProgress | None = None) -> SweepSummary:
     """Run every cell of `spec` missing from the store at `out` (docs/sweeps.md).
 
     Parameters
@@ -77,6 +77,7 @@ def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "loca
     scheduler : a Dask scheduler address (``tcp://HOST:PORT``); None = a LocalCluster of ``workers`` processes.
     fail_fast : stop at the first failed cell (raise `SweepFailed`) instead of recording it and going on.
     overrides : ``[base]`` options replaced when loading a spec file.
+    resume : how to resume, for the interruption message (default: run the ``fairsched sweep`` command again).
     progress : see `SweepProgress`.
 
     Raises
@@ -100,7 +101,7 @@ def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "loca
     if progress is not None:
         progress(reused, len(cells), 0)
     tasks = [CellTask(module=spec.module, key=c.key, config=c.config, seed=c.seed) for c in todo]
-    resume = f"fairsched sweep {spec.path} --out {out}"
+    resume = resume or f"run `fairsched sweep {spec.path} --out {out}` to resume"
     with _sigterm_as_interrupt(), contextlib.closing(outcomes(tasks, executor=executor, workers=workers,
                                                               scheduler=scheduler)) as stream:
         try:
@@ -114,7 +115,7 @@ def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "loca
                     progress(reused + computed + len(errors), len(cells), len(errors))
                 if fail_fast and outcome.error is not None:
                     raise SweepFailed(f"cell {outcome.key} failed: {outcome.error} ({reused + computed} of "
-                                      f"{len(cells)} cells done; fix it and run `{resume}` to resume)")
+                                      f"{len(cells)} cells done; fix it, then {resume})")
         except KeyboardInterrupt:
             raise SweepInterrupted(reused + computed, len(cells), resume) from None
     return SweepSummary(n_cells_total=len(cells), computed=computed, reused=reused, failed=len(errors),

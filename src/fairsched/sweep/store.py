@@ -18,10 +18,11 @@ One sweep at a time writes into a store.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,3 +122,13 @@ class Store:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+@contextlib.contextmanager
+def store_or_temporary(store: str | Path | None, *, prefix: str = "fairsched-sweep-") -> Iterator[Path]:
+    """`store` itself, or a temporary directory removed afterwards (a run that keeps nothing to resume)."""
+    if store is not None:
+        yield Path(store)
+        return
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        yield Path(folder)
