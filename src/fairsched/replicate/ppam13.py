@@ -11,6 +11,10 @@ game theory", PPAM 2013 (LNCS 8385), §5.1–5.2, Tables 1 and 2. Set-up, as rep
   uniform splits but does not say which one the tables show; ``splits`` adds Zipf rows, without paper values);
 * ROUNDROBIN, RAND (N = 15), DIRECTCONTR, FAIRSHARE, UTFAIRSHARE, CURRFAIRSHARE, and REF itself (Δψ = 0), each
   measured by Δψ/p_tot at t_end = window end against REF with the "lookahead" tie rule.
+
+The ablation switches of issue #12 are `PPAM13Config` fields (defaults = the set-up above); the grid over them is
+`fairsched.replicate.ppam13_variants`. Its finding (docs/replication/ppam13.md): the paper's "DIRECTCONTR clearly
+outperforms FAIRSHARE" holds with the Zipf machine split, not with the uniform one.
 """
 
 from __future__ import annotations

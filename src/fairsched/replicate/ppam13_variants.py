@@ -129,7 +129,8 @@ def run_variants(config: ppam13.PPAM13Config, variants: Sequence[Variant] = VARI
     """Run PPAM'13 Tables 1–2 under every variant, on the windows `config` draws (module docstring).
 
     Cost: one simulation per distinct (scenario set-up, policy, window); the default grid on ``quick`` (10
-    windows, both tables and traces) takes about 10 min on one core (docs/replication/ppam13.md).
+    windows, both tables and traces) takes 8 min of CPU in one process (30 min wall on the loaded shared
+    machine; docs/replication/ppam13.md).
 
     Raises
     ------

@@ -27,13 +27,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.collections import PolyCollection
-from matplotlib.figure import Figure
 from rich.console import Group
 from rich.table import Table
 
@@ -47,6 +44,9 @@ from fairsched.report.processors import ProcessorAssignment, assign_processors
 from fairsched.report.tables import jsonable, key_value_table
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import write_swf
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 SCHEDULE_CSV_COLUMNS = ("job", "submit", "start", "end", "procs")
 # Matplotlib draws ~100k rectangles in a few seconds; beyond that the chart is unreadable anyway, so only the
@@ -145,10 +145,11 @@ def gantt_figure(schedule: pd.DataFrame, assignment: ProcessorAssignment, n_proc
     x0, x1 = (start[job] - origin) / scale, (end[job] - origin) / scale
     verts = np.stack([np.stack([x0, lo], 1), np.stack([x1, lo], 1), np.stack([x1, hi + 1.0], 1),
                       np.stack([x0, hi + 1.0], 1)], axis=1)
-    fig = Figure(figsize=(12, 5), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
+    fig = _figure(figsize=(12, 5), dpi=DPI, layout="constrained")
     ax = fig.add_subplot()
     colours = _tab20()[job % 20]
+    from matplotlib.collections import PolyCollection
+
     ax.add_collection(PolyCollection(verts, facecolors=colours, edgecolors="black" if len(job) < 400 else "none",
                                      linewidths=0.3))
     ax.set_xlim(0, max(float(x1.max()) if x1.size else 1.0, 1e-9))
@@ -173,6 +174,17 @@ def _time_unit(span: float) -> tuple[float, str]:
     if span > 3 * 3_600:
         return 3_600.0, "hours"
     return 1.0, "s"
+
+
+def _figure(**options: Any) -> Figure:
+    """A matplotlib Figure drawn by Agg (matplotlib is imported here: `fairsched backfill` without --out never
+    draws, and importing it costs about a second)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(**options)
+    FigureCanvasAgg(fig)
+    return fig
 
 
 def _tab20() -> np.ndarray:
@@ -340,8 +352,7 @@ def metric_by_load_figure(result: ReplicationResult, metric: str) -> Figure:
     """
     rows = result.rows[(result.rows["metric"] == metric) & (result.rows["width"] == "all")]
     traces = list(result.config.traces)
-    fig = Figure(figsize=(4.2 * len(traces) + 1.5, 4.2), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
+    fig = _figure(figsize=(4.2 * len(traces) + 1.5, 4.2), dpi=DPI, layout="constrained")
     axes = fig.subplots(1, len(traces), squeeze=False)[0]
     for ax, trace in zip(axes, traces, strict=True):
         mine = rows[rows["trace"] == trace]
@@ -372,8 +383,7 @@ def width_figure(result: ReplicationResult, metric: str) -> Figure:
     order = "fcfs" if "fcfs" in config.orders else config.orders[0]
     rows = result.rows[(result.rows["metric"] == metric) & (result.rows["width"] != "all")
                        & (result.rows["order"] == order)]
-    fig = Figure(figsize=(6.0 * len(loads) + 1.5, 3.4 * len(config.traces)), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
+    fig = _figure(figsize=(6.0 * len(loads) + 1.5, 3.4 * len(config.traces)), dpi=DPI, layout="constrained")
     axes = fig.subplots(len(config.traces), len(loads), squeeze=False)
     for (i, trace), (k, load) in ((a, b) for a in enumerate(config.traces) for b in enumerate(loads)):
         ax = axes[i][k]
@@ -385,10 +395,16 @@ def width_figure(result: ReplicationResult, metric: str) -> Figure:
             values = mine[mine["backfill"] == depth].set_index("width")["value"].reindex(labels)
             ax.bar(x - 0.4 + (d + 0.5) * bar, values.to_numpy(), width=bar, color=DEPTH_COLOURS.get(depth),
                    label=f"{order} × {depth}")
+            zero = np.flatnonzero(values.to_numpy() == 0)  # a bar of height 0 is invisible: mark it
+            ax.plot(zero - 0.4 + (d + 0.5) * bar, np.zeros(zero.size), linestyle="none", marker="x", markersize=4,
+                    color=DEPTH_COLOURS.get(depth))
+        # the bins double in width (a log-width axis); unfairness spans 0 to ~10^6: symlog keeps the narrow
+        # widths' small values visible and 0 on the axis
+        ax.set_yscale("symlog", linthresh=1.0)
         ax.set_xticks(x, labels, fontsize=8)
         ax.set_title(f"{trace}, load {100 * load:g} %", fontsize=10)
-        ax.set_xlabel("job width (processors)")
-        ax.set_ylabel(METRIC_LABELS[metric], fontsize=8)
+        ax.set_xlabel("job width (processors; bins double: log scale; × = 0)")
+        ax.set_ylabel(METRIC_LABELS[metric] + " (symlog)", fontsize=8)
         ax.grid(axis="y", linewidth=0.4, alpha=0.6)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside right center", fontsize=8)

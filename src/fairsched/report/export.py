@@ -10,16 +10,18 @@ import io
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 from numba import njit
 
 from fairsched._io import atomic_write
 
 DPI = 120  # dots per inch of every figure fairsched writes (one value for every report)
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 _CHUNK_ROWS = 1 << 18  # rows formatted per kernel call: bounds the scratch buffer to ~21 bytes x cells
 _MAX_INT_CHARS = 20     # "-9223372036854775807" (int64 min is not supported: see `_format_int_rows`)
 
