@@ -3,8 +3,8 @@
 A doc marks each generated table with ``<!-- table: NAME -->`` … ``<!-- /table -->``; `TABLES` maps NAME to a
 renderer ``f(data_dir) -> markdown`` that reads the CSV files a command wrote (each renderer's module says which
 command). ``python -m fairsched.replicate._doc_tables DOC...`` rewrites the blocks in place; the test suite
-(`tests/test_replication_docs.py`) checks that every block equals its rendering, so no figure in a table is typed
-by hand.
+(`tests/test_replication_doc_tables.py`) checks that every block equals its rendering, so no figure in a table
+is typed by hand.
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ def fmt(value: float, digits: int = 2) -> str:
 
 
 def _tables() -> dict[str, Renderer]:
-    from fairsched.replicate import _networking20_ablations
+    from fairsched.replicate import _jsspp05_ablations, _networking20_ablations, _tpds11_ablations
 
     tables: dict[str, Renderer] = {}
-    for module in (_networking20_ablations,):
+    for module in (_networking20_ablations, _tpds11_ablations, _jsspp05_ablations):
         tables.update(module.TABLES)
     return tables
 

@@ -36,7 +36,9 @@ FIGURES: tuple[str, ...] = ("runtime_factor", "offered_load", "mean_wait", "util
 class Config(ExperimentConfig):
     """One simulation: `trace` (a `TRACES` name, read from `traces_dir`, None = `default_traces_dir`), its first
     `subset_size` jobs after cleaning, scaled to offered load `load`, under queue order `order` and reservation
-    depth `backfill`."""
+    depth `backfill`. `skip_jobs` cleaned jobs are skipped before the subset (1000 gives the paper's CTC-SP2 jobs,
+    docs/replication/jsspp05.md, "Which 5,000 jobs"); `processors` overrides the header's MaxProcs as machine size
+    (430: the paper's CTC-SP2 batch nodes)."""
 
     MODEL: ClassVar[str] = "replicate jsspp05"
 
@@ -46,6 +48,8 @@ class Config(ExperimentConfig):
     load: float = 0.8
     order: str = "fcfs"
     backfill: str = "easy"
+    skip_jobs: int = 0
+    processors: int | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.trace, "trace", TRACES)
@@ -53,6 +57,9 @@ class Config(ExperimentConfig):
         check_number(self.load, "load", positive=True)
         check_choice(self.order, "order", order_names())
         check_choice(self.backfill, "backfill", backfill_names())
+        check_int(self.skip_jobs, "skip_jobs", minimum=0)
+        if self.processors is not None:
+            check_int(self.processors, "processors", minimum=1)
 
     def input_paths(self) -> tuple[Path, ...]:
         folder = Path(self.traces_dir) if self.traces_dir is not None else default_traces_dir()
@@ -115,10 +122,12 @@ def _prepare(config: Config) -> tuple[BackfillJobs, dict[str, float]]:
     """The cell's jobs, the runtime factor, the machine size and the subset's own offered load."""
     path = config.input_paths()[0]
     workload = read_swf(path)
-    processors = workload.header_int("MaxProcs")
+    processors = config.processors if config.processors is not None else workload.header_int("MaxProcs")
     if processors is None or processors < 1:
         raise ConfigError(f"{path}: the header gives no MaxProcs, which the replication uses as machine size")
     cleaned, _ = clean(workload, max_processors=processors)
+    if config.skip_jobs:
+        cleaned = cleaned.with_jobs(cleaned.jobs.iloc[config.skip_jobs:].reset_index(drop=True))
     subset = first_jobs(cleaned, config.subset_size)
     scaled = scale_to_load(subset, config.load, processors, how="runtime")
     factor = float(np.median(scaled.jobs["run_time"].to_numpy() / subset.jobs["run_time"].to_numpy()))

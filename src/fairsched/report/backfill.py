@@ -395,10 +395,16 @@ def width_figure(result: ReplicationResult, metric: str) -> Figure:
             values = mine[mine["backfill"] == depth].set_index("width")["value"].reindex(labels)
             ax.bar(x - 0.4 + (d + 0.5) * bar, values.to_numpy(), width=bar, color=DEPTH_COLOURS.get(depth),
                    label=f"{order} × {depth}")
+            zero = np.flatnonzero(values.to_numpy() == 0)  # a bar of height 0 is invisible: mark it
+            ax.plot(zero - 0.4 + (d + 0.5) * bar, np.zeros(zero.size), linestyle="none", marker="x", markersize=4,
+                    color=DEPTH_COLOURS.get(depth))
+        # the bins double in width (a log-width axis); unfairness spans 0 to ~10^6: symlog keeps the narrow
+        # widths' small values visible and 0 on the axis
+        ax.set_yscale("symlog", linthresh=1.0)
         ax.set_xticks(x, labels, fontsize=8)
         ax.set_title(f"{trace}, load {100 * load:g} %", fontsize=10)
-        ax.set_xlabel("job width (processors)")
-        ax.set_ylabel(METRIC_LABELS[metric], fontsize=8)
+        ax.set_xlabel("job width (processors; bins double: log scale; × = 0)")
+        ax.set_ylabel(METRIC_LABELS[metric] + " (symlog)", fontsize=8)
         ax.grid(axis="y", linewidth=0.4, alpha=0.6)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside right center", fontsize=8)

@@ -1,0 +1,323 @@
+"""JSSPP'05 §4–§5: the runs and ablations behind docs/replication/jsspp05.md (issue 13).
+
+Three steps, each writing CSV files to ``docs/replication/data`` (``jsspp05_*.csv``):
+
+* ``table1`` (seconds): the paper's Table 1 width mix beside ours for several subset rules — the first 5,000 jobs
+  after cleaning, and the window of consecutive jobs (cleaned or raw log) whose mix is closest to the paper's;
+* ``full`` (4–8 min on 2 cores): `fairsched.replicate.jsspp05.run` on CTC-SP2, SDSC-BLUE and SDSC-SP2 (45
+  simulations each); the overall and by-width rows, and Table 2 under several subset schemes (`SCHEMES`: the
+  default interleaved subsets, consecutive blocks, a seeded random split, and interleaved with every per-job value
+  capped at its simulation's 99th percentile); the quick run's numbers are the 80 % / 95 % rows of the same
+  simulations (the simulations are deterministic), so they are derived, not rerun;
+* ``ctc`` (10–20 min, one process): CTC-SP2 at 80 % and 95 % with the header's 338 processors or the paper's 430
+  batch nodes, on the first 5,000 jobs or on the paper's subset (`CTC_VARIANTS`, plain overrides of
+  `fairsched.replicate.jsspp05_cell.Config`).
+
+Regenerate::
+
+    python -m fairsched.replicate._jsspp05_ablations table1 full ctc --out docs/replication/data
+    python -m fairsched.replicate._doc_tables docs/replication/jsspp05.md
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairsched.backfill.fairness import WIDTH_BINS, width_bin
+from fairsched.replicate import jsspp05
+from fairsched.replicate._doc_tables import fmt, markdown_table
+from fairsched.workload.clean import clean
+from fairsched.workload.swf import read_swf
+
+__all__ = ["CTC_VARIANTS", "PAPER_TABLE1", "PAPER_TABLE2", "SCHEMES", "TABLES", "table1_windows"]
+
+# JSSPP'05 Table 1 (jobs per width bin) and Table 2 (Spearman rho, subsets 0..9), as printed; "SDSC" is SDSC Blue
+# (the trace §4 says it shows, beside CTC).
+PAPER_TABLE1: dict[str, tuple[int, ...]] = {"CTC-SP2": (2209, 435, 722, 487, 609, 309, 157, 45, 30),
+                                            "SDSC-BLUE": (3, 0, 0, 2489, 653, 569, 616, 396, 277)}
+PAPER_TABLE2: dict[tuple[str, str], tuple[float, ...]] = {
+    ("CTC-SP2", "fst_strict"): (0.96, 0.97, 0.93, 0.93, 0.95, 0.94, 0.97, 0.96, 0.98, 0.94),
+    ("CTC-SP2", "fst_relaxed"): (0.96, 0.95, 0.87, 0.76, 0.85, 0.83, 0.96, 0.97, 0.91, 0.95),
+    ("CTC-SP2", "re"): (0.96, 0.97, 0.89, 0.88, 0.88, 0.91, 0.98, 0.97, 0.95, 0.96),
+    ("SDSC-BLUE", "fst_strict"): (0.95, 0.98, 0.97, 0.97, 0.97, 0.96, 0.97, 0.99, 0.94, 0.85),
+    ("SDSC-BLUE", "fst_relaxed"): (0.91, 0.96, 0.96, 0.98, 0.97, 0.95, 0.96, 0.98, 0.88, 0.74),
+    ("SDSC-BLUE", "re"): (0.93, 0.98, 0.96, 0.98, 0.97, 0.98, 0.95, 0.97, 0.93, 0.76),
+}
+FULL_TRACES = ("CTC-SP2", "SDSC-BLUE", "SDSC-SP2")
+CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jsspp05_cell.Config`
+    ("338 processors, first 5,000", {}),
+    ("430 processors, first 5,000", {"processors": 430}),
+    ("338 processors, jobs 1,001-6,000", {"skip_jobs": 1000}),
+    ("430 processors, jobs 1,001-6,000", {"processors": 430, "skip_jobs": 1000}),
+)
+CAP_QUANTILE = 0.99
+
+
+def _cap(values: np.ndarray) -> np.ndarray:
+    return np.minimum(values, np.quantile(values, CAP_QUANTILE))
+
+
+def _random_split(n_jobs: int, n_subsets: int) -> list[np.ndarray]:
+    order = np.random.default_rng(0).permutation(n_jobs)
+    return [np.sort(part) for part in np.array_split(order, n_subsets)]
+
+
+# name -> (how jobs are dealt into 10 subsets, a transform of each simulation's per-job values)
+SCHEMES: dict[str, tuple[Callable[[int, int], list[np.ndarray]], Callable[[np.ndarray], np.ndarray]]] = {
+    "interleaved": (lambda n, k: jsspp05.arrival_subsets(n, k, "interleaved"), lambda v: v),
+    "blocks": (lambda n, k: jsspp05.arrival_subsets(n, k, "blocks"), lambda v: v),
+    "random (seed 0)": (_random_split, lambda v: v),
+    "interleaved, capped at p99": (lambda n, k: jsspp05.arrival_subsets(n, k, "interleaved"), _cap),
+}
+
+
+# ---------------------------------------------------------------------------------------------------- Table 1
+
+def _bin_counts(procs: np.ndarray) -> np.ndarray:
+    """Jobs per `WIDTH_BINS` bin of every window start: row s = jobs s..s+n of `procs` (cumulative counts)."""
+    codes = width_bin(np.maximum(procs, 1)).codes
+    onehot = np.zeros((procs.size + 1, len(WIDTH_BINS)), dtype=np.int64)
+    onehot[np.arange(1, procs.size + 1), codes] = 1
+    return np.cumsum(onehot, axis=0)
+
+
+def table1_windows(traces_dir: Path, n_jobs: int = 5000) -> pd.DataFrame:
+    """Per trace and subset rule: the first job (0-based, in the file's order), jobs per width bin and the L1
+    distance to the paper's Table 1; "best" rules scan every window of `n_jobs` consecutive jobs."""
+    rows = []
+    for name, paper in PAPER_TABLE1.items():
+        workload = read_swf(traces_dir / jsspp05.TRACES[name])
+        cleaned, _ = clean(workload, max_processors=workload.header_int("MaxProcs"))
+        rows.append({"trace": name, "rule": "paper (Table 1)", "first_job": np.nan, **dict(zip(WIDTH_BINS, paper,
+                                                                                               strict=True)),
+                     "l1": 0})
+        for log, jobs in (("cleaned", cleaned.jobs), ("raw log", workload.jobs)):
+            cum = _bin_counts(jobs["processors"].to_numpy(np.int64))
+            for size in (n_jobs, sum(paper)):  # the paper's counts add up to 5,003
+                windows = cum[size:] - cum[:-size]
+                distance = np.abs(windows - np.array(paper)).sum(axis=1)
+                picks = {f"first {size:,}, {log}": 0, f"jobs 1,001-{1000 + size:,}, {log}": 1000,
+                         f"closest window of {size:,}, {log}": int(np.argmin(distance))}
+                for rule, start in picks.items():
+                    rows.append({"trace": name, "rule": rule, "first_job": start,
+                                 **dict(zip(WIDTH_BINS, windows[start].tolist(), strict=True)),
+                                 "l1": int(distance[start])})
+    return pd.DataFrame.from_records(rows)
+
+
+# ------------------------------------------------------------------------------------------ full run, Table 2
+
+def spearman_schemes(per_job: Mapping[tuple[str, float, str, str], Mapping[str, np.ndarray]],
+                     n_subsets: int = 10) -> pd.DataFrame:
+    """Table 2 (`jsspp05.subset_correlations`) under each of `SCHEMES`, plus the share of each simulation's
+    total unfairness held by its top 1 % of jobs (median over the simulations)."""
+    frames = []
+    for scheme, (split, transform) in SCHEMES.items():
+        for trace in dict.fromkeys(key[0] for key in per_job):
+            mine = [values for key, values in per_job.items() if key[0] == trace]
+            subsets = split(mine[0][jsspp05.METRICS[0]].size, n_subsets)
+            for metric in jsspp05.METRICS:
+                values = np.stack([transform(entry[metric]) for entry in mine])
+                overall = values.mean(axis=1)
+                top = np.sort(values, axis=1)[:, -max(1, values.shape[1] // 100):].sum(axis=1)
+                share = float(np.median(top / np.where(values.sum(axis=1) > 0, values.sum(axis=1), 1.0)))
+                frames += [{"scheme": scheme, "trace": trace, "metric": metric, "subset": i,
+                            "n_simulations": len(mine), "top1_share": share,
+                            "rho": jsspp05.spearman_rho(values[:, members].mean(axis=1), overall)}
+                           for i, members in enumerate(subsets)]
+    return pd.DataFrame.from_records(frames)
+
+
+def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
+    """The three-trace run: rows, simulations, Table 1 counts, Table 2 per scheme; and the quick run's Table 2."""
+    from fairsched.report.export import write_csv
+
+    result = jsspp05.run(jsspp05.JSSPP05Config(traces_dir=traces_dir, traces=FULL_TRACES, workers=workers))
+    write_csv(result.rows, out / "jsspp05_full_rows.csv")
+    write_csv(result.simulations, out / "jsspp05_full_simulations.csv")
+    write_csv(pd.DataFrame([{"trace": name, **{k: v for k, v in info.items() if k != "jobs_per_width"},
+                             **info["jobs_per_width"]} for name, info in result.traces.items()]),
+              out / "jsspp05_traces.csv")
+    write_csv(spearman_schemes(result.per_job), out / "jsspp05_full_spearman.csv")
+    quick = {key: v for key, v in result.per_job.items()
+             if key[0] in jsspp05.QUICK_TRACES and key[1] in jsspp05.QUICK_LOADS}
+    write_csv(spearman_schemes(quick), out / "jsspp05_quick_spearman.csv")
+
+
+def ctc_run(traces_dir: Path, out: Path) -> None:
+    """CTC-SP2 at 80 % and 95 % under each of `CTC_VARIANTS` (one `jsspp05_cell` simulation per load, order and
+    depth): the overall and > 128 rows, the machine size, the subset's own load and the run-time factor."""
+    from fairsched.replicate import jsspp05_cell
+    from fairsched.report.export import write_csv
+
+    frames = []
+    for name, overrides in CTC_VARIANTS:
+        keys = [("CTC-SP2", load, order, depth) for load in jsspp05.QUICK_LOADS for order in jsspp05.ORDERS
+                for depth in jsspp05.DEPTHS]
+        cells = {key: jsspp05_cell.run(jsspp05_cell.Config(trace="CTC-SP2", traces_dir=traces_dir, load=key[1],
+                                                           order=key[2], backfill=key[3], **overrides))
+                 for key in keys}
+        rows = jsspp05._rows(keys, {k: c.per_job for k, c in cells.items()}, {"CTC-SP2": cells[keys[0]].procs})
+        rows = rows[rows["width"].isin([jsspp05.ALL_WIDTHS, ">128"])]
+        first = cells[keys[0]].figures
+        factors = {key[1]: cell.figures["runtime_factor"] for key, cell in cells.items()}
+        frames.append(rows.assign(variant=name, processors=first["processors"], natural_load=first["natural_load"],
+                                  runtime_factor=rows["load"].map(factors)))
+    write_csv(pd.concat(frames, ignore_index=True), out / "jsspp05_ctc_variants.csv")
+
+
+# ------------------------------------------------------------------------------------------ the doc's tables
+
+def table_table1(data: Path) -> str:
+    """Table 1: the paper's width mix and ours under each subset rule."""
+    frame = pd.read_csv(data / "jsspp05_table1.csv")
+    rows = [(r["trace"], r["rule"], "—" if pd.isna(r["first_job"]) else f"{int(r['first_job']):,}",
+             *(f"{int(r[b]):,}" for b in WIDTH_BINS), int(r["l1"])) for _, r in frame.iterrows()]
+    return markdown_table(("trace", "subset", "first job", *WIDTH_BINS, "L1 to paper"), rows, "ll" + "r" * 11)
+
+
+def _overall(frame: pd.DataFrame, **match: Any) -> pd.DataFrame:
+    keep = frame["width"] == jsspp05.ALL_WIDTHS
+    for key, value in match.items():
+        keep &= frame[key] == value
+    return frame[keep]
+
+
+def table_overall(data: Path, name: str = "jsspp05_full_rows.csv", loads: tuple[float, ...] | None = None) -> str:
+    """Overall unfairness, FCFS order, no-guarantee / EASY / conservative, per trace and load."""
+    frame = _overall(pd.read_csv(data / name, dtype={"width": str}), order="fcfs")
+    rows = []
+    for (trace, load), part in frame.groupby(["trace", "load"], sort=False):
+        if loads is not None and (load not in loads or trace not in jsspp05.QUICK_TRACES):
+            continue
+        cells = []
+        for metric in jsspp05.METRICS:
+            values = part[part["metric"] == metric].set_index("backfill")["value"]
+            cells.append(" / ".join(fmt(values[d], 0) for d in jsspp05.DEPTHS))
+        rows.append((f"{trace}, {round(100 * load)} %", *cells))
+    return markdown_table(("trace, load", "strict FST (s)", "relaxed FST (s)", "resource equality (processor-s)"),
+                          rows, "lrrr")
+
+
+def table_spearman(data: Path, name: str = "jsspp05_full_spearman.csv") -> str:
+    """Table 2 per trace and metric: the paper's range and ours (min–max over the 10 subsets) per scheme."""
+    frame = pd.read_csv(data / name)
+    schemes = list(dict.fromkeys(frame["scheme"]))
+    rows = []
+    for (trace, metric), part in frame.groupby(["trace", "metric"], sort=False):
+        paper = PAPER_TABLE2.get((trace, metric))
+        cells = ["—" if paper is None else f"{min(paper):.2f}–{max(paper):.2f}"]
+        for scheme in schemes:
+            rho = part[part["scheme"] == scheme]["rho"]
+            cells.append(f"{rho.min():.2f}–{rho.max():.2f}")
+        share = part[part["scheme"] == "interleaved"]["top1_share"].iloc[0]
+        rows.append((trace, metric, *cells, fmt(100 * share, 0)))
+    return markdown_table(("trace", "metric", "paper", *schemes, "top 1 % of jobs' share of the total (%)"), rows,
+                          "ll" + "r" * (len(schemes) + 2))
+
+
+def table_ctc(data: Path) -> str:
+    """CTC-SP2 under each machine size and subset: FCFS overall (no-guarantee / EASY / conservative) and > 128."""
+    frame = pd.read_csv(data / "jsspp05_ctc_variants.csv", dtype={"width": str})
+    rows = []
+    for (variant, load), part in frame.groupby(["variant", "load"], sort=False):
+        fcfs = part[(part["order"] == "fcfs") & (part["width"] == jsspp05.ALL_WIDTHS)]
+        cells = [" / ".join(fmt(fcfs[(fcfs.metric == m) & (fcfs.backfill == d)]["value"].iloc[0], 0)
+                            for d in jsspp05.DEPTHS) for m in ("fst_strict", "re")]
+        wide = part[(part["width"] == ">128") & (part["metric"] == "fst_strict")]
+        wide_cell = " / ".join(fmt(wide[wide.backfill == d]["value"].mean(), 0) for d in jsspp05.DEPTHS)
+        first = part.iloc[0]
+        rows.append((variant, f"{round(100 * load)} %", fmt(100 * first["natural_load"], 1),
+                     fmt(first["runtime_factor"]), *cells, wide_cell))
+    return markdown_table(("CTC-SP2", "load", "own load (%)", "run-time factor", "strict FST, FCFS (s)",
+                           "resource equality, FCFS", "> 128 wide, strict FST, mean of 3 orders"), rows, "llrrrrr")
+
+
+def table_ratios(data: Path) -> str:
+    """The paper's §5 comparisons as ranges over the loads: ratio of two policies' overall unfairness, per trace and
+    metric (> 1: the first policy is more unfair)."""
+    frame = _overall(pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str}))
+    wide = pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str})
+    wide = wide[(wide["width"] == ">128") & (wide["metric"] == "fst_strict")]
+    pairs = (("SJF / FCFS, EASY", ("sjf", "easy"), ("fcfs", "easy")),
+             ("LXF / FCFS, EASY", ("lxf", "easy"), ("fcfs", "easy")),
+             ("conservative / EASY, FCFS", ("fcfs", "conservative"), ("fcfs", "easy")),
+             ("no-guarantee / EASY, FCFS", ("fcfs", "no-guarantee"), ("fcfs", "easy")))
+    rows = []
+    for trace, part in frame.groupby("trace", sort=False):
+        for label, (o1, d1), (o2, d2) in pairs:
+            cells = []
+            for metric in jsspp05.METRICS:
+                m = part[part["metric"] == metric]
+                a = m[(m["order"] == o1) & (m["backfill"] == d1)].set_index("load")["value"]
+                b = m[(m["order"] == o2) & (m["backfill"] == d2)].set_index("load")["value"]
+                ratio = a / b
+                cells.append(f"{ratio.min():.2f}–{ratio.max():.2f}")
+            rows.append((trace, label, *cells))
+        mine = wide[wide["trace"] == trace]
+        if not mine.empty:
+            by = mine.groupby(["load", "backfill"])["value"].mean().unstack()
+            ratio = by["no-guarantee"] / by[["easy", "conservative"]].max(axis=1)
+            rows.append((trace, "no-guarantee / max(EASY, cons.), > 128 wide, mean of 3 orders",
+                         f"{ratio.min():.1f}–{ratio.max():.1f}", "", ""))
+    return markdown_table(("trace", "ratio (over the 5 loads)", "strict FST", "relaxed FST", "resource equality"),
+                          rows, "llrrr")
+
+
+def table_cost(data: Path) -> str:
+    """Seconds (wall, summed over the worker processes) of the full run by trace and depth: simulations, what-ifs."""
+    frame = pd.read_csv(data / "jsspp05_full_simulations.csv")
+    cost = frame.groupby(["trace", "backfill"], sort=False)[["simulate_s", "fairness_s"]].sum()
+    rows = [(trace, depth, fmt(r.simulate_s, 1), fmt(r.fairness_s, 0), fmt(100 * r.fairness_s
+                                                                            / frame["fairness_s"].sum(), 0))
+            for (trace, depth), r in cost.iterrows()]
+    rows.append(("all", "all", fmt(frame["simulate_s"].sum(), 1), fmt(frame["fairness_s"].sum(), 0), "100"))
+    return markdown_table(("trace", "backfill", "simulations (s)", "FST what-ifs (s)", "share of what-ifs (%)"),
+                          rows, "llrrr")
+
+
+def table_osc(data: Path) -> str:
+    """OSC at 90 %, FCFS × conservative: one simulation and its strict what-ifs on the first k jobs
+    (`benchmarks/bench_osc_fst.py --jobs 1000,2000 --csv ...` and ``--jobs 3000,4000``, merged)."""
+    frame = pd.read_csv(data / "jsspp05_osc_cost.csv")
+    rows = [(f"{int(r.jobs):,}", fmt(r.simulate_s, 2), fmt(r.strict_whatifs_s, 1), fmt(r.mean_queue_at_arrival, 0),
+             int(r.max_queue_at_arrival)) for r in frame.itertuples()]
+    return markdown_table(("first k jobs", "simulation (s)", "strict what-ifs (s)", "mean queue at an arrival",
+                           "longest queue"), rows, "lrrrr")
+
+
+TABLES = {"jsspp05-table1": table_table1, "jsspp05-overall": table_overall,
+          "jsspp05-quick-overall": lambda d: table_overall(d, loads=jsspp05.QUICK_LOADS),
+          "jsspp05-spearman": table_spearman,
+          "jsspp05-quick-spearman": lambda d: table_spearman(d, "jsspp05_quick_spearman.csv"),
+          "jsspp05-ctc": table_ctc, "jsspp05-ratios": table_ratios,
+          "jsspp05-cost": table_cost, "jsspp05-osc": table_osc}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m fairsched.replicate._jsspp05_ablations STEP... --out DIR [--traces DIR] [--workers N]``."""
+    from fairsched.report.export import write_csv
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("steps", nargs="+", choices=("table1", "full", "ctc"))
+    parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))
+    parser.add_argument("--traces", type=Path, default=None)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    traces = args.traces if args.traces is not None else jsspp05.default_traces_dir()
+    if "table1" in args.steps:
+        write_csv(table1_windows(traces), args.out / "jsspp05_table1.csv")
+    if "full" in args.steps:
+        full_run(traces, args.out, args.workers)
+    if "ctc" in args.steps:
+        ctc_run(traces, args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,374 @@
+"""TPDS'11 §7: the runs and ablations behind docs/replication/tpds11.md (issue 13).
+
+Steps, each writing ``docs/replication/data/tpds11_*.csv``:
+
+* ``base`` (1–3 min): `fairsched.replicate.tpds11.run` (seed 0, every experiment); its aggregate rows, and from its
+  per-instance scores the figures the paper states that the rows do not: the per-N and per-n curves (Fig. 8–9),
+  the §7.2.4 trends, §7.2.5 (m has no influence: Welch's t-test between m values), §7.2.6 (the worst local score,
+  how often MOCCA scores worst), the §7.2.1 correlations between N and local's score, the share of optimal scores
+  (§7.2.2), and the heterogeneous grids (§7.4) with and without n = 10;
+* ``swf``, ``local``, ``hetero`` (2–30 min each on a loaded machine): instance-generator variants (`VARIANTS`,
+  `HETERO_VARIANTS`: plain data, a name and overrides), 10 instances per (dist, N, n, m) instead of 50, scored by
+  local (HF), MOCCA and MOCCA+ILBA — for the swf gap (sizes scaled to m or not, q < m, run-time tail, n), the
+  local-HF gap at N = 10/20 (local order, owner assignment, widths) and §7.4 (which cluster a job must fit).
+
+Regenerate::
+
+    python -m fairsched.replicate._tpds11_ablations base swf local hetero --out docs/replication/data
+    python -m fairsched.replicate._doc_tables docs/replication/tpds11.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairsched.mosp.generate import heterogeneous_procs, zipf_owners
+from fairsched.mosp.instance import MospInstance
+from fairsched.mosp.metrics import score
+from fairsched.mosp.policies.ilba import ilba
+from fairsched.mosp.policies.local import local_schedule
+from fairsched.mosp.policies.mocca_exp import mocca_experimental
+from fairsched.mosp.validate import check_mosp_schedule
+from fairsched.replicate import tpds11
+from fairsched.replicate._doc_tables import fmt, markdown_table
+from fairsched.scenario import zipf_weights
+from fairsched.workload.lublin import LublinModel, sample_rigid_jobs
+
+__all__ = ["TABLES", "VARIANTS", "Variant", "run_variants", "welch_p"]
+
+OPTIMAL = 1 + tpds11.OPTIMAL_TOLERANCE
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Instances of `dist` with `overrides`: ``local_order`` (hf, lpt, spt, rnd), ``owners`` ("iid" Zipf draws or
+    "expected": the Zipf shares rounded, largest remainder), ``lublin_scaled`` (sizes scaled to m, else the
+    model's 128-processor system capped at m), ``strict_width`` (q < m, "smaller than m"), ``jobs`` (the n
+    values)."""
+
+    group: str
+    name: str
+    dist: str
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("swf", "ours: sizes scaled to m, q ≤ m", "swf"),
+    Variant("swf", "sizes scaled to m, q < m", "swf", {"strict_width": True}),
+    Variant("swf", "unscaled model (128-processor system), q ≤ m", "swf", {"lublin_scaled": False}),
+    Variant("swf", "unscaled model, q < m", "swf", {"lublin_scaled": False, "strict_width": True}),
+    Variant("swf", "unscaled model, jobs with q ≥ m redrawn", "swf", {"lublin_scaled": False, "redraw": True}),
+    # log p <= 10 (p <= 6.1 h) instead of 12: wide jobs draw log p from the long-job Gamma (mean 9.97, sd 0.39)
+    # only, so a cap below ~9.5 would redraw them forever
+    Variant("swf", "lighter run-time tail (p ≤ e^10 s ≈ 6 h)", "swf", {"max_log_runtime": 10.0}),
+    Variant("local", "ours: HF, i.i.d. Zipf owners", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20)}),
+    Variant("local", "LPT local order", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "local_order": "lpt"}),
+    Variant("local", "expected Zipf shares (no draw)", "uni",
+            {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "owners": "expected"}),
+    Variant("local", "q uniform in 1..m/2", "uni",
+            {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "half_width": True}),
+    Variant("local", "Zipf exponent s = 1.3", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "zipf_s": 1.3}),
+)
+VARIANT_INSTANCES = 10
+HETERO_VARIANTS: tuple[Variant, ...] = tuple(
+    Variant("hetero", f"{dist}, {label}", dist, {"orgs": (10,), "jobs": (50, 100, 500), "shapes": (1, 2, 5, 10),
+                                                 **extra})
+    for dist in ("uni", "swf")
+    for label, extra in (("ours: q ≤ the owner's cluster", {}), ("q ≤ the smallest cluster", {"fit_all": True})))
+
+
+def _owners(n_jobs: int, n_orgs: int, rng: np.random.Generator, how: str, s: float = 1.4267) -> np.ndarray:
+    if how == "iid":
+        return zipf_owners(n_jobs, n_orgs, rng, s=s)
+    share = zipf_weights(n_orgs, s) * n_jobs
+    counts = np.floor(share).astype(np.int64)
+    counts[np.argsort(-(share - counts), kind="stable")[: n_jobs - counts.sum()]] += 1
+    return np.repeat(np.arange(n_orgs), counts)
+
+
+def _instance(variant: Variant, n_orgs: int, n_jobs: int, m: int, rng: np.random.Generator) -> MospInstance:
+    """One instance; `m` is the cluster size, or minus the Pareto shape of a heterogeneous grid (§7.4)."""
+    o = variant.overrides
+    procs = (heterogeneous_procs(n_orgs, rng, shape=float(-m)) if m < 0 else np.full(n_orgs, m, dtype=np.int64))
+    n_jobs = n_jobs * n_orgs if o.get("per_org") else n_jobs
+    owner = _owners(n_jobs, n_orgs, rng, o.get("owners", "iid"), o.get("zipf_s", 1.4267))
+    size = np.full(n_jobs, procs.min()) if o.get("fit_all") else procs[owner]  # the cluster each job must fit
+    cap = size - 1 if o.get("strict_width") else size
+    if variant.dist == "uni":
+        runtime = rng.integers(1, 51, size=n_jobs, dtype=np.int64)
+        width = rng.integers(1, (size // 2 if o.get("half_width") else size) + 1, dtype=np.int64)
+    else:
+        model = LublinModel(max_log_runtime=o.get("max_log_runtime", LublinModel().max_log_runtime))
+        system = size if o.get("lublin_scaled", True) else np.full(n_jobs, 2 ** int(model.u_hi))
+        runtime, width = sample_rigid_jobs(n_jobs, system, rng, model)
+        while o.get("redraw") and (again := np.flatnonzero(width >= size)).size:
+            runtime[again], width[again] = sample_rigid_jobs(again.size, system[again], rng, model)
+        width = np.minimum(width, cap)
+    return MospInstance.from_arrays(procs, owner, runtime, width)
+
+
+def run_variants(variants: tuple[Variant, ...] = VARIANTS, *, instances: int = VARIANT_INSTANCES,
+                 seed: int = 0) -> pd.DataFrame:
+    """One row per (variant, N, n, m, instance): the scores of local, MOCCA and MOCCA+ILBA (every schedule
+    checked, MOCCA against its 3LB bound), the LB and whether it is p_max."""
+    rows = []
+    for v_index, variant in enumerate(variants):
+        order = variant.overrides.get("local_order", "hf")
+        for n_orgs in variant.overrides.get("orgs", tpds11.ORGS):
+            for n_jobs in variant.overrides.get("jobs", tpds11.JOBS):
+                for m in [-a for a in variant.overrides.get("shapes", ())] or tpds11.PROCS:
+                    for i in range(instances):
+                        key = (v_index, n_orgs, n_jobs, m if m > 0 else 10**6 - m, i)  # m < 0: a Pareto shape
+                        child = np.random.SeedSequence(seed, spawn_key=key)
+                        inst = _instance(variant, n_orgs, n_jobs, m, np.random.default_rng(child))
+                        local = local_schedule(inst, order=order)
+                        mocca = mocca_experimental(inst, local_order=order)
+                        final = ilba(inst, mocca)
+                        check_mosp_schedule(inst, final, local_order=order, delay_reference=mocca)
+                        rows.append({"group": variant.group, "variant": variant.name, "dist": variant.dist,
+                                     "orgs": n_orgs, "jobs": n_jobs, "procs": m, "index": i,
+                                     "local": score(inst, local), "mocca": score(inst, mocca),
+                                     "ilba": score(inst, final), "mocca_moved": bool(mocca.start.tolist() !=
+                                                                                      local.start.tolist() or
+                                                                                      mocca.cluster.tolist() !=
+                                                                                      local.cluster.tolist()),
+                                     "lb_is_pmax": bool(inst.runtime.max() >= inst.lower_bound()),
+                                     "mean_width_over_m": float((inst.width / inst.procs[inst.owner]).mean())})
+    return pd.DataFrame.from_records(rows)
+
+
+# ------------------------------------------------------------------------------------ analyses of the base run
+
+def welch_p(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-tailed p-value of Welch's unequal-variance t-test (the paper's "two-tailed, type 3 t-test"), with the
+    normal approximation of Student's t (exact to < 1e-3 for the ≥ 500 degrees of freedom used here)."""
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    t = (a.mean() - b.mean()) / math.sqrt(va + vb)
+    return math.erfc(abs(t) / math.sqrt(2.0))
+
+
+def analyses(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The derived tables of the ``base`` step (module docstring), by file stem."""
+    homo = scores[scores["experiment"] == "homogeneous"]
+    curves = (homo.groupby(["dist", "algorithm", "orgs"])["score"].agg(["mean", "std", "count"]).reset_index()
+              .assign(axis="N", value=lambda f: f["orgs"]).drop(columns="orgs"))
+    per_n = (homo.groupby(["dist", "algorithm", "jobs"])["score"].agg(["mean", "std", "count"]).reset_index()
+             .assign(axis="n", value=lambda f: f["jobs"]).drop(columns="jobs"))
+    per_n_by_n = (homo.groupby(["dist", "algorithm", "orgs", "jobs"])["score"].mean().rename("mean").reset_index())
+    m_rows = []
+    for (dist, algorithm), part in homo.groupby(["dist", "algorithm"]):
+        by_m = {m: g["score"].to_numpy() for m, g in part.groupby("procs")}
+        for a, b in ((32, 128), (128, 512)):
+            m_rows.append({"dist": dist, "algorithm": algorithm, "m_a": a, "m_b": b, "mean_a": by_m[a].mean(),
+                           "mean_b": by_m[b].mean(), "p_value": welch_p(by_m[a], by_m[b])})
+    for algorithm, part in homo.groupby("algorithm"):
+        by_m = {m: g["score"].to_numpy() for m, g in part.groupby("procs")}
+        for a, b in ((32, 128), (128, 512)):
+            m_rows.append({"dist": "both", "algorithm": algorithm, "m_a": a, "m_b": b, "mean_a": by_m[a].mean(),
+                           "mean_b": by_m[b].mean(), "p_value": welch_p(by_m[a], by_m[b])})
+    local = homo[homo["algorithm"] == "local"]
+    corr = []
+    for label, frame in (("uni", local[local["dist"] == "uni"]), ("uni, n ≥ 50", local[(local["dist"] == "uni")
+                                                                                          & (local["jobs"] != 10)]),
+                         ("both", local), ("both, n ≥ 50", local[local["jobs"] != 10])):
+        corr.append({"data": label, "instances": len(frame),
+                     "pearson_r": float(np.corrcoef(frame["orgs"], frame["score"])[0, 1])})
+    worst_local = local.loc[local["score"].idxmax()]
+    wide = homo.pivot_table(index=["dist", "orgs", "jobs", "procs", "index"], columns="algorithm", values="score")
+    worst = pd.DataFrame([{"what": "worst local score", "dist": worst_local["dist"], "orgs": worst_local["orgs"],
+                           "jobs": worst_local["jobs"], "procs": worst_local["procs"], "value": worst_local["score"]},
+                          {"what": "instances where MOCCA scores worse than local (%)", "dist": "both",
+                           "orgs": "all", "jobs": "all", "procs": "all",
+                           "value": 100 * float((wide["mocca-exp"] > wide["local"] + 1e-12).mean())},
+                          {"what": "instances where MOCCA scores the same as local (%)", "dist": "both",
+                           "orgs": "all", "jobs": "all", "procs": "all",
+                           "value": 100 * float((abs(wide["mocca-exp"] - wide["local"]) <= 1e-12).mean())}])
+    optimal = (homo.assign(optimal=homo["score"] <= OPTIMAL).groupby(["dist", "algorithm"])["optimal"].mean()
+               .reset_index())
+    both = homo.assign(optimal=homo["score"] <= OPTIMAL).groupby("algorithm")["optimal"].mean().reset_index()
+    optimal = pd.concat([optimal, both.assign(dist="both")], ignore_index=True)
+    hetero = scores[scores["experiment"] == "heterogeneous"]
+    het = []
+    for label, frame in (("all n", hetero), ("n ≥ 50", hetero[hetero["jobs"] != 10])):
+        g = frame.groupby(["dist", "algorithm", "shape"])["score"].agg(["mean", "std", "count"]).reset_index()
+        g["optimal"] = frame.assign(o=frame["score"] <= OPTIMAL).groupby(["dist", "algorithm", "shape"])["o"].mean(
+        ).to_numpy()
+        het.append(g.assign(jobs=label))
+    return {"tpds11_curves": pd.concat([curves, per_n], ignore_index=True), "tpds11_trends": per_n_by_n,
+            "tpds11_m_influence": pd.DataFrame(m_rows), "tpds11_correlations": pd.DataFrame(corr),
+            "tpds11_worst": worst, "tpds11_optimal": optimal, "tpds11_heterogeneous": pd.concat(het)}
+
+
+# ------------------------------------------------------------------------------------------ the doc's tables
+
+_ALGOS = {"local": "local", "mocca-exp": "MOCCA", "mocca+ilba": "MOCCA+ILBA"}
+
+
+def table_curves(data: Path) -> str:
+    """Fig. 8–9 as numbers: mean score per N (averaged over n, m) and per n (over N, m)."""
+    frame = pd.read_csv(data / "tpds11_curves.csv")
+    rows = []
+    for (dist, algorithm), part in frame.groupby(["dist", "algorithm"], sort=False):
+        cells = [fmt(part[(part["axis"] == axis) & (part["value"] == v)]["mean"].iloc[0])
+                 for axis, values in (("N", tpds11.ORGS), ("n", tpds11.JOBS)) for v in values]
+        rows.append((dist, _ALGOS[algorithm], *cells))
+    return markdown_table(("dist", "algorithm", *(f"N = {v}" for v in tpds11.ORGS),
+                           *(f"n = {v}" for v in tpds11.JOBS)), rows, "ll" + "r" * 8)
+
+
+def table_trends(data: Path) -> str:
+    """§7.2.4: mean score per (N, n); the paper: local rises with n except uni N = 2, 5; MOCCA and ILBA rise with n
+    on swf and fall (or stay) on uni once n = 10 is left out."""
+    frame = pd.read_csv(data / "tpds11_trends.csv")
+    rows = []
+    for (dist, algorithm, orgs), part in frame.groupby(["dist", "algorithm", "orgs"], sort=False):
+        means = part.set_index("jobs")["mean"]
+        rises = all(means[b] >= means[a] for a, b in ((50, 100), (100, 500)))
+        falls = all(means[b] <= means[a] + 0.005 for a, b in ((50, 100), (100, 500)))
+        rows.append((dist, _ALGOS[algorithm], orgs, *(fmt(means[n]) for n in tpds11.JOBS),
+                     "rises" if rises else "falls or flat" if falls else "mixed"))
+    return markdown_table(("dist", "algorithm", "N", *(f"n = {n}" for n in tpds11.JOBS), "n = 50 → 500"), rows,
+                          "llr" + "r" * 4 + "l")
+
+
+def table_m(data: Path) -> str:
+    """§7.2.5: Welch's t-test between m values (paper p-values: local 0.35 / 0.56, MOCCA 0.11 / 0.24, ILBA 0.28 /
+    0.31 for m = 32 vs 128 / 128 vs 512)."""
+    frame = pd.read_csv(data / "tpds11_m_influence.csv")
+    rows = [(r.dist, _ALGOS[r.algorithm], f"{r.m_a} vs {r.m_b}", fmt(r.mean_a, 3), fmt(r.mean_b, 3),
+             f"{r.p_value:.2g}") for r in frame.itertuples()]
+    return markdown_table(("dist", "algorithm", "m", "mean (first)", "mean (second)", "p-value"), rows, "lllrrr")
+
+
+def table_facts(data: Path) -> str:
+    """§7.2.1 correlations, §7.2.6 worst cases and §7.2.2 optimal rates, ours beside the paper's."""
+    corr = pd.read_csv(data / "tpds11_correlations.csv").set_index("data")["pearson_r"]
+    worst = pd.read_csv(data / "tpds11_worst.csv")
+    optimal = pd.read_csv(data / "tpds11_optimal.csv").set_index(["dist", "algorithm"])["optimal"]
+    w = worst.iloc[0]
+    rows = [("§7.2.1 correlation of N and local's score, uni", "0.69",
+             f"{fmt(corr['uni'])} (n ≥ 50: {fmt(corr['uni, n ≥ 50'])})"),
+            ("§7.2.1 same, both data sets", "0.38", f"{fmt(corr['both'])} (n ≥ 50: {fmt(corr['both, n ≥ 50'])})"),
+            ("§7.2.6 worst local score", "12.12 (uni, N = 20, n = 100)",
+             f"{fmt(w['value'])} ({w['dist']}, N = {w['orgs']}, n = {w['jobs']}, m = {w['procs']})"),
+            ("§7.2.6 MOCCA worse than local (%)", "9 (\"MOCCA achieved the worst results\")",
+             fmt(worst.iloc[1]["value"], 1)),
+            ("§7.2.2 ILBA score 1 (%), both data sets", "≥ 40", fmt(100 * optimal["both", "mocca+ilba"], 1)),
+            ("§7.2.2 MOCCA score 1 (%), both data sets", "26", fmt(100 * optimal["both", "mocca-exp"], 1)),
+            ("ILBA score 1 (%), uni / swf", "—", f"{fmt(100 * optimal['uni', 'mocca+ilba'], 1)} / "
+                                                  f"{fmt(100 * optimal['swf', 'mocca+ilba'], 1)}"),
+            ("MOCCA score 1 (%), uni / swf", "—", f"{fmt(100 * optimal['uni', 'mocca-exp'], 1)} / "
+                                                  f"{fmt(100 * optimal['swf', 'mocca-exp'], 1)}")]
+    return markdown_table(("what", "paper", "ours"), rows, "lll")
+
+
+def table_heterogeneous(data: Path) -> str:
+    """§7.4: MOCCA+ILBA per Pareto shape a, mean (std), all n and without n = 10."""
+    frame = pd.read_csv(data / "tpds11_heterogeneous.csv")
+    frame = frame[frame["algorithm"] == "mocca+ilba"]
+    rows = []
+    for a in sorted(frame["shape"].unique()):
+        cells = []
+        for dist in ("uni", "swf"):
+            for jobs in ("all n", "n ≥ 50"):
+                r = frame[(frame["shape"] == a) & (frame["dist"] == dist) & (frame["jobs"] == jobs)].iloc[0]
+                cells.append(f"{r['mean']:.3f} ({r['std']:.3f}), {100 * r['optimal']:.0f} %")
+        rows.append((int(a), *cells))
+    return markdown_table(("a", "uni, all n", "uni, n ≥ 50", "swf, all n", "swf, n ≥ 50"), rows, "lrrrr")
+
+
+def table_hetero(data: Path) -> str:
+    """§7.4 variants: MOCCA+ILBA per Pareto shape, mean (std), for each n (N = 10, 10 instances per cell)."""
+    frame = pd.read_csv(data / "tpds11_hetero_variants.csv")
+    shapes = list(dict.fromkeys(frame["procs"]))
+    rows = []
+    for (name, jobs), part in frame.groupby(["variant", "jobs"], sort=False):
+        cells = [f"{g['ilba'].mean():.3f} ({g['ilba'].std(ddof=0):.3f})" for _, g in part.groupby("procs",
+                                                                                                 sort=False)]
+        rows.append((name, jobs, *cells, f"{part['ilba'].mean():.3f} ({part['ilba'].std(ddof=0):.3f})"))
+    return markdown_table(("instances", "n", *(f"a = {-p}" for p in shapes), "all a"), rows, "lr" + "r" * 5)
+
+
+def table_variants(data: Path, group: str) -> str:
+    """Generator variants: mean scores of local, MOCCA, MOCCA+ILBA, share of score 1, LB = p_max share."""
+    frame = pd.read_csv(data / f"tpds11_variants_{group}.csv")
+    rows = []
+    for name, part in frame.groupby("variant", sort=False):
+        cells = [fmt(part[c].mean(), 3) for c in ("local", "mocca", "ilba")]
+        if group == "local":
+            cells = [fmt(part[part["orgs"] == n]["local"].mean()) for n in tpds11.ORGS] + cells[1:]
+        rows.append((name, *cells, fmt(100 * part["mocca_moved"].mean(), 0),
+                     fmt(100 * (part["ilba"] <= OPTIMAL).mean(), 0), fmt(100 * part["lb_is_pmax"].mean(), 0),
+                     fmt(part["mean_width_over_m"].mean())))
+    head = (("local", "MOCCA", "MOCCA+ILBA") if group == "swf" else
+            ("local, N = 2 (paper 1.57)", "N = 5 (3.00)", "N = 10 (4.93)", "N = 20 (7.35)", "MOCCA", "MOCCA+ILBA"))
+    return markdown_table(("instances", *head, "MOCCA moved a job (%)", "ILBA score 1 (%)", "LB = p_max (%)",
+                           "mean q / m"), rows)
+
+
+def table_results(data: Path) -> str:
+    """`fairsched replicate tpds11` (seed 0): the rows with a paper value, and local on every N."""
+    frame = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str, "procs": str})
+    homo = frame[frame["experiment"] == "homogeneous"]
+    keep = ((homo["orgs"] == "all") & (homo["jobs"] == "all")) | (homo["jobs"] == "50-500")
+    rows = [(r.dist, r.orgs, r.jobs, _ALGOS[r.algorithm], f"{r.mean:.3f} ({r.std:.3f})",
+             f"{100 * r.optimal_fraction:.0f} %", "—" if pd.isna(r.paper_mean) else f"**{r.paper_mean:.2f}**")
+            for r in homo[keep].itertuples()]
+    return markdown_table(("dist", "N", "n", "algorithm", "ours: mean (std)", "score 1", "paper"), rows, "lllllrr")
+
+
+def table_policies(data: Path) -> str:
+    """§7.3 (Fig. 10): MOCCA (3LB or 4LB cut) + ILBA per local order, all instances."""
+    frame = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+    frame = frame[(frame["experiment"] == "local-policies") & (frame["orgs"] == "all")]
+    rows = []
+    for order, part in frame.groupby("local_order", sort=False):
+        cells = []
+        for dist in ("uni", "swf"):
+            for threshold in (3, 4):
+                r = part[(part["dist"] == dist) & (part["threshold"] == threshold)].iloc[0]
+                paper = "" if pd.isna(r["paper_mean"]) else f" (paper **{r['paper_mean']:.4f}**)"
+                cells.append(f"{r['mean']:.3f}{paper}")
+        rows.append((order.upper(), *cells))
+    return markdown_table(("local order", "uni, 3LB", "uni, 4LB", "swf, 3LB", "swf, 4LB"), rows, "lrrrr")
+
+
+TABLES = {"tpds11-results": table_results, "tpds11-policies": table_policies,
+          "tpds11-curves": table_curves, "tpds11-trends": table_trends, "tpds11-m": table_m,
+          "tpds11-facts": table_facts, "tpds11-heterogeneous": table_heterogeneous,
+          "tpds11-swf": lambda d: table_variants(d, "swf"), "tpds11-local": lambda d: table_variants(d, "local"),
+          "tpds11-hetero": table_hetero}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m fairsched.replicate._tpds11_ablations STEP... --out DIR [--workers N]``."""
+    from fairsched.report.export import write_csv
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("steps", nargs="+", choices=("base", "swf", "local", "hetero"))
+    parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    if "base" in args.steps:
+        result = tpds11.run(tpds11.TPDS11Config(jobs=args.workers))
+        write_csv(pd.DataFrame.from_records(result.rows), args.out / "tpds11_rows.csv")
+        for stem, frame in analyses(result.scores).items():
+            write_csv(frame, args.out / f"{stem}.csv")
+    for group in ("swf", "local"):
+        if group in args.steps:
+            chosen = tuple(v for v in VARIANTS if v.group == group)
+            write_csv(run_variants(chosen), args.out / f"tpds11_variants_{group}.csv")
+    if "hetero" in args.steps:
+        write_csv(run_variants(HETERO_VARIANTS), args.out / "tpds11_hetero_variants.csv")
+
+
+if __name__ == "__main__":
+    main()

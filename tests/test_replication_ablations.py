@@ -1,0 +1,79 @@
+"""The JSSPP'05 and TPDS'11 ablation runners (`fairsched.replicate._jsspp05_ablations`, `_tpds11_ablations`) on
+tiny inputs: the subset and machine-size overrides, the window counts, the subset schemes, the generator variants
+and the t-test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fairsched.errors import ConfigError
+from fairsched.replicate import _jsspp05_ablations as j5
+from fairsched.replicate import _tpds11_ablations as t11
+from fairsched.replicate import jsspp05, jsspp05_cell
+from tests.test_replicate_jsspp05 import synthetic_swf
+
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("traces")
+    for seed, name in enumerate(jsspp05.TRACES.values()):
+        (folder / name).write_text(synthetic_swf(seed, n=160))
+    return folder
+
+
+def test_skip_jobs_and_machine_size_change_what_is_simulated(traces: Path) -> None:
+    def prepared(**overrides: object) -> tuple:
+        return jsspp05_cell._prepare(jsspp05_cell.Config(trace="CTC-SP2", traces_dir=traces, subset_size=100,
+                                                         load=0.8, **overrides))
+
+    (first, f1), (skipped, _), (wider, f2) = prepared(), prepared(skip_jobs=50), prepared(processors=32)
+    assert f1["processors"] == 16 and f2["processors"] == 32 and wider.n_processors == 32
+    # twice the processors: the same jobs offer half the load, so their run times must stretch more to reach 80 %
+    assert f2["natural_load"] == pytest.approx(f1["natural_load"] / 2)
+    assert f2["runtime_factor"] > 1.5 * f1["runtime_factor"]
+    assert skipped.submit.min() > first.submit.min()  # jobs 51..150, not 1..100
+    assert skipped.procs.size == first.procs.size == 100
+    with pytest.raises(ConfigError, match="--skip-jobs"):
+        jsspp05_cell.Config(skip_jobs=-1)
+
+
+def test_window_counts_by_hand() -> None:
+    cum = j5._bin_counts(np.array([1, 2, 3, 200, 1]))  # bins 1, 2, 3-4, >128, 1
+    windows = cum[3:] - cum[:-3]
+    assert windows[0].tolist() == [1, 1, 1, 0, 0, 0, 0, 0, 0]
+    assert windows[2].tolist() == [1, 0, 1, 0, 0, 0, 0, 0, 1]
+
+
+def test_spearman_schemes_agree_when_every_job_ranks_the_simulations_alike() -> None:
+    rng = np.random.default_rng(0)
+    level = np.arange(1.0, 7.0)  # six simulations, ranked the same way by every job
+    per_job = {("T", 0.8, str(k), "easy"): {m: level[k] * (1 + 0.1 * rng.random(40)) for m in jsspp05.METRICS}
+               for k in range(6)}
+    per_job[("T", 0.8, "0", "easy")]["re"][:] = 0.0  # one simulation with no resource-equality unfairness
+    frame = j5.spearman_schemes(per_job, n_subsets=4)
+    assert set(frame["scheme"]) == set(j5.SCHEMES) and len(frame) == len(j5.SCHEMES) * 3 * 4
+    assert np.allclose(frame["rho"], 1.0)
+    assert ((frame["top1_share"] > 0) & (frame["top1_share"] < 1)).all()
+
+
+def test_tpds_variants_by_construction() -> None:
+    variants = (t11.Variant("t", "expected shares", "uni", {"orgs": (5,), "jobs": (50,), "owners": "expected"}),
+                t11.Variant("t", "q < m, per org", "swf", {"orgs": (2,), "jobs": (10,), "strict_width": True,
+                                                           "per_org": True}),
+                t11.Variant("t", "hetero, fits all", "uni", {"orgs": (10,), "jobs": (10,), "shapes": (2,),
+                                                             "fit_all": True}))
+    frame = t11.run_variants(variants, instances=2)
+    assert len(frame) == 3 * 2 + 3 * 2 + 2  # 3 m values x 2 instances for the homogeneous variants, 1 shape
+    assert (frame["ilba"] <= frame["mocca"] + 1e-9).all() and (frame["mocca"] <= frame["local"] + 1e-9).all()
+    owners = t11._owners(50, 5, np.random.default_rng(0), "expected")
+    # shares 27.48, 10.22, 5.74, 3.80, 2.76 -> floors 27, 10, 5, 3, 2; the 3 left go to the largest remainders
+    assert np.bincount(owners).tolist() == [27, 10, 6, 4, 3]
+
+
+def test_welch_p() -> None:
+    a = np.arange(100.0)
+    assert t11.welch_p(a, a) == pytest.approx(1.0)
+    assert t11.welch_p(a, a + 50) < 1e-6
