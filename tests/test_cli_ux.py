@@ -140,3 +140,20 @@ def test_cli_import_loads_no_heavy_module() -> None:
             "if m in sys.modules]; print(','.join(heavy))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("command", [["trace", "info", "{swf}", "--json"], ["backfill", "--trace", "{swf}"],
+                                     ["compare", "--trace", "{swf}", "--orgs", "2", "--policies", "rr"]])
+def test_skip_bad_records_says_what_it_dropped(command: list[str], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    swf = tmp_path / "bad.swf"
+    good = "1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1"
+    swf.write_text(f"; MaxProcs: 4\n{good}\n2 5 0 10 x 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1\n"
+                   "3 6 0 10 2 -1 -1 2 20 -1 1 2 1 -1 1 -1 -1 -1\n")
+    code, out, err = run_main([str(swf) if arg == "{swf}" else arg for arg in command] + ["--skip-bad-records"],
+                              capsys)
+    assert code == 0, err
+    assert err.startswith("note: --skip-bad-records dropped 1 malformed records: non-numeric value (1); first: "
+                          f"{swf}:3: field allocated_processors")
+    if "--json" in command:
+        json.loads(out)  # stdout stays one JSON document

@@ -157,8 +157,10 @@ def compare(
         with _progress(enabled=not as_json) as progress:
             run = online_experiment.run(config, seed, progress=progress)
         result = run.compare
+        skipped = _skipped_notes(result.read_report)
         outputs = _deliver(out, stage, run.write, title="fairsched compare", config=config, seed=seed,
-                           renderable=compare_renderable(result))
+                           renderable=compare_renderable(result), warnings=skipped)
+    _echo_notes(skipped)
     if as_json:
         _emit_json(to_json(result, outputs))
         return
@@ -218,7 +220,9 @@ def trace_info_command(file: Annotated[Path, typer.Argument(dir_okay=False, help
     from fairsched.workload.info import trace_info
     from fairsched.workload.swf import read_swf
 
-    info = trace_info(read_swf(file, skip_bad_records=skip_bad_records))
+    workload = read_swf(file, skip_bad_records=skip_bad_records)
+    _echo_notes(_skipped_notes(workload.read_report))
+    info = trace_info(workload)
     if as_json:
         _emit_json(info)
     else:
@@ -266,8 +270,10 @@ def backfill_command(
     with _output(out) as stage:
         run = backfill_experiment.run(config, 0)
         report = run.report
+        skipped = _skipped_notes(report.read_report)
         outputs = _deliver(out, stage, run.write, title="fairsched backfill", config=config,
-                           renderable=backfill_renderable(report))
+                           renderable=backfill_renderable(report), warnings=skipped)
+    _echo_notes(skipped)
     if as_json:
         _emit_json(backfill_json(report, outputs))
         return
@@ -715,6 +721,22 @@ def _rebuilt_command(title: str, config: Any, seed: int | None, out: Path) -> st
     if seed:
         words += ["--seed", str(seed)]
     return shlex.join([*words, "--out", str(out)])
+
+
+def _skipped_notes(read_report: Any) -> list[str]:
+    """What --skip-bad-records dropped, said on the terminal too (not only in the JSON): count, reasons, first."""
+    skipped = getattr(read_report, "skipped", None) or {}
+    if not skipped:
+        return []
+    reasons = "; ".join(f"{reason} ({count:,})" for reason, count in sorted(skipped.items()))
+    first = read_report.first_problems[0] if read_report.first_problems else ""
+    return [f"--skip-bad-records dropped {sum(skipped.values()):,} malformed records: {reasons}"
+            + (f"; first: {first}" if first else "")]
+
+
+def _echo_notes(notes: Sequence[str]) -> None:
+    for note in notes:  # stderr: with --json, stdout stays one JSON document
+        typer.echo(f"note: {note}", err=True)
 
 
 def _last_line(out: Path | None) -> None:
