@@ -26,7 +26,8 @@ class SweepResults:
 
     Attributes
     ----------
-    rows : one row per group and metric: the group columns, ``metric``, ``n`` (seeds), ``mean``, ``std`` (sample)
+    rows : one row per group and metric: the group columns, ``metric``, ``n`` (the values aggregated: the seeds
+        when the groups are every varied option and the policy), ``mean``, ``std`` (sample)
         and ``ci95`` (half-width of the 95 % Student-t interval of the mean; NaN when n < 2). Groups keep the
         spec's order.
     group_by, metrics : the columns grouped by and the metrics aggregated.
