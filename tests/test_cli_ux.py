@@ -157,3 +157,15 @@ def test_skip_bad_records_says_what_it_dropped(command: list[str], tmp_path: Pat
                           f"{swf}:3: field allocated_processors")
     if "--json" in command:
         json.loads(out)  # stdout stays one JSON document
+
+
+def test_compare_warns_about_organizations_without_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    swf = small_swf(tmp_path / "small.swf")  # every job is in queue 1: --orgs-by queue leaves 2 of 3 orgs idle
+    code, _, err = run_main(["compare", "--trace", str(swf), "--orgs", "3", "--orgs-by", "queue", "--policies", "rr",
+                             "--out", str(tmp_path / "o")], capsys)
+    assert code == 0, err
+    note = [line for line in err.splitlines() if line.startswith("note: 2 of 3 organizations submit no job")]
+    assert len(note) == 1
+    assert "submit no job" in (tmp_path / "o" / "report.html").read_text()
+    code, _, err = run_main(["compare", "--trace", str(swf), "--orgs", "2", "--policies", "rr"], capsys)
+    assert code == 0 and "submit no job" not in err

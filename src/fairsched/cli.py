@@ -157,7 +157,7 @@ def compare(
         with _progress(enabled=not as_json) as progress:
             run = online_experiment.run(config, seed, progress=progress)
         result = run.compare
-        skipped = _skipped_notes(result.read_report)
+        skipped = _skipped_notes(result.read_report) + _idle_org_notes(result.scenario)
         outputs = _deliver(out, stage, run.write, title="fairsched compare", config=config, seed=seed,
                            renderable=compare_renderable(result), warnings=skipped)
     _echo_notes(skipped)
@@ -732,6 +732,20 @@ def _skipped_notes(read_report: Any) -> list[str]:
     first = read_report.first_problems[0] if read_report.first_problems else ""
     return [f"--skip-bad-records dropped {sum(skipped.values()):,} malformed records: {reasons}"
             + (f"; first: {first}" if first else "")]
+
+
+def _idle_org_notes(scenario: Any) -> list[str]:
+    """Organizations that submit no job (they only contribute machines), e.g. --orgs-by queue with fewer queues
+    than --orgs."""
+    import numpy as np
+
+    counts = np.bincount(scenario.jobs["org"].to_numpy(np.int64), minlength=scenario.n_orgs)
+    idle = np.flatnonzero(counts == 0)
+    if idle.size == 0:
+        return []
+    return [f"{idle.size} of {scenario.n_orgs} organizations submit no job (organization "
+            f"{', '.join(map(str, idle.tolist()))}): they only contribute machines; fewer distinct ids than --orgs "
+            "leave organizations empty, so lower --orgs or choose another --orgs-by to give each one jobs"]
 
 
 def _echo_notes(notes: Sequence[str]) -> None:
