@@ -277,6 +277,21 @@ def _named(frame: pd.DataFrame, recorded: log.Recorded) -> pd.DataFrame:
     return out
 
 
+def _alone_caveats(orgs: pd.DataFrame) -> list[str]:
+    """What the ψsp verdict hides: jobs too wide to run alone, and shorter waits alone for the jobs that fit."""
+    lines = []
+    wide = orgs[orgs["alone_jobs_too_wide"] > 0]
+    if not wide.empty:
+        lines.append("Alone, some jobs could not run at all (wider than their organization's CPUs): "
+                     + ", ".join(f"{r.org} {r.alone_jobs_too_wide}" for r in wide.itertuples()) + ".")
+    quicker = orgs[orgs["alone_mean_wait"] < orgs["pool_mean_wait"]]
+    if not quicker.empty:
+        lines.append("Shorter mean wait alone, for the jobs that fit: " + ", ".join(
+            f"{r.org} ({r.alone_mean_wait:,.0f} s alone vs {r.pool_mean_wait:,.0f} s in the pool)"
+            for r in quicker.itertuples()) + ".")
+    return lines
+
+
 def _verdicts(orgs: pd.DataFrame, summary: dict[str, Any], shap: game.ShapleyResult) -> tuple[str, ...]:
     better = orgs[orgs["better_alone"]]
     if better.empty:
@@ -288,7 +303,7 @@ def _verdicts(orgs: pd.DataFrame, summary: dict[str, Any], shap: game.ShapleyRes
                  for r in better.itertuples()]
         first = f"Better off alone: {', '.join(parts)}."
     gaps = orgs.sort_values("gap")
-    lines = [first]
+    lines = [first, *_alone_caveats(orgs)]
     if len(gaps) >= 2:
         low, high = gaps.iloc[0], gaps.iloc[-1]
         lines.append(f"Most subsidized: {high['org']} (ψ − φ = {high['gap']:+.4g} s per unit of work); "
