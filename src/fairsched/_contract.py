@@ -1,4 +1,4 @@
-"""The experiment contract every model follows (issue 11 §1), and the small helpers its four configs share.
+"""The experiment contract every model follows, and the small helpers its four configs share.
 
 For every model M in {online, backfill, mosp, openshop}, `fairsched.M.experiment` exports:
 

@@ -369,7 +369,7 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/ppam13"),
                              as_json: Json = False,
-                             variants: Annotated[bool, typer.Option(help="Run the ablation grid of issue #12 "
+                             variants: Annotated[bool, typer.Option(help="Run the PPAM'13 ablation grid "
                                                                     "instead (ppam13_variants_*.csv).")] = False,
                              ) -> None:
     """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows."""

@@ -1,4 +1,4 @@
-"""Every named random stream of fairsched, in one place (issue 15 §5).
+"""Every named random stream of fairsched, in one place.
 
 Everything random flows from one user seed (``--seed``) through `numpy.random.SeedSequence`: a stream is
 ``SeedSequence(seed, spawn_key=(STAGE, ...))``, one stage key per purpose, so that changing how one thing is drawn

@@ -180,7 +180,7 @@ class TraceSelection:
 def trace_instance(workload: Workload, n_orgs: int, procs: Procs, *, org_by: OrgsBy = "user", seed: int,
                    first: int | None = None, window: tuple[float, float | None] | None = None,
                    too_wide: Literal["drop", "cap"] = "drop") -> MospInstance:
-    """Rigid jobs of a real trace window as a MOSP instance (issue 5 §2; all releases 0). See `select_trace_jobs`.
+    """Rigid jobs of a real trace window as a MOSP instance (all releases 0). See `select_trace_jobs`.
 
     >>> import pandas as pd
     >>> jobs = pd.DataFrame({"job_number": [1, 2, 3], "submit_time": [0.0, 5.0, 9.0], "run_time": [2.5, 7.0, 1.0],

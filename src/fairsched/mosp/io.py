@@ -1,4 +1,4 @@
-"""MOSP instance files (JSON) and schedule files (CSV), read and written by ``fairsched mosp`` (issue 5 §2-§3).
+"""MOSP instance files (JSON) and schedule files (CSV), read and written by ``fairsched mosp``.
 
 Instance file (one cluster per organization, ``org`` = its index; clusters in any order, each org 0..N-1 exactly
 once; jobs in any order, ids unique)::

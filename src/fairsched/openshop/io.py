@@ -1,4 +1,4 @@
-"""Instance files and per-job result tables of the concurrent open shop model (issue 6, §3 "Instance files").
+"""Instance files and per-job result tables of the concurrent open shop model.
 
 An instance file is JSON, one job per line when written by `write_instance`::
 

@@ -1,4 +1,4 @@
-"""JSSPP'05 §4–§5: the runs and ablations behind docs/replication/jsspp05.md (issue 13).
+"""JSSPP'05 §4–§5: the runs and ablations behind docs/replication/jsspp05.md.
 
 Three steps, each writing CSV files to ``docs/replication/data`` (``jsspp05_*.csv``):
 

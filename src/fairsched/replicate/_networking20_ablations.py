@@ -1,4 +1,4 @@
-"""Networking'20 §VII: the ablations behind docs/replication/networking20.md (issue 13).
+"""Networking'20 §VII: the ablations behind docs/replication/networking20.md.
 
 Each gap between the paper and `fairsched.replicate.networking20` is tested by running named variants side by
 side on the same Google slice. A variant is plain data — a group, a name and parameter overrides — so that it

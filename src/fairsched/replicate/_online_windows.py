@@ -99,7 +99,7 @@ class Cell:
     ``fixed_start`` = the windows all start at the first submit (SPAA'13 §6.3.1: "the first 5 million time
     moments"); then only the scenario seed (users → organizations, machine split, RAND's orderings) varies.
     ``paper_values`` maps a policy label to the paper's (mean, std); ``std`` may be None.
-    The ablations of issue #12: ``orgs_by`` ("user", or "job": each job joins an organization on its own),
+    The PPAM'13 ablations: ``orgs_by`` ("user", or "job": each job joins an organization on its own),
     ``zipf_s`` (exponent of the Zipf split), ``warm_start`` (`warm_window`: the trace's backlog and running jobs
     at the window start are released at time 0) and ``reference`` ("ref" = lookahead rule, or "ref-literal").
     """
@@ -130,7 +130,7 @@ class ReplicationResult:
     ----------
     paper : "PPAM'13" or "SPAA'13".
     config : the configuration run.
-    rows : one dict per (cell, policy) with the keys `ROW_KEYS` (the ``--json`` schema of issue #3 §5);
+    rows : one dict per (cell, policy) with the keys `ROW_KEYS` (the ``--json`` schema);
         paper values are None where the paper has none; ``std`` is NaN with a single window.
     per_window : one row per (cell, window, policy): table, trace, window_length, split, orgs, machines,
         policy, window, start (trace seconds), seed, delta_psi, p_tot, ratio (Δψ/p_tot).
@@ -266,7 +266,7 @@ def warm_window(workload: Workload, *, start: float, length: float) -> Workload:
     A job submitted before `start` that the trace had not finished by then (recorded start = submit + wait,
     a missing wait counting as 0) is carried over: submitted at `start`, with its full run time if it was
     still waiting, with the rest of it (end − start) if it was running. The window then opens with the
-    contention the trace had, instead of from an empty system (issue #12, hypothesis 3). O(n).
+    contention the trace had, instead of from an empty system (an ablation of docs/replication/ppam13.md). O(n).
 
     >>> import pandas as pd
     >>> jobs = pd.DataFrame({"job_number": [1, 2, 3, 4], "submit_time": [0.0, 5.0, 8.0, 12.0],

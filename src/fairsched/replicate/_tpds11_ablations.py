@@ -1,4 +1,4 @@
-"""TPDS'11 §7: the runs and ablations behind docs/replication/tpds11.md (issue 13).
+"""TPDS'11 §7: the runs and ablations behind docs/replication/tpds11.md.
 
 Steps, each writing ``docs/replication/data/tpds11_*.csv``:
 

@@ -12,7 +12,7 @@ game theory", PPAM 2013 (LNCS 8385), §5.1–5.2, Tables 1 and 2. Set-up, as rep
 * ROUNDROBIN, RAND (N = 15), DIRECTCONTR, FAIRSHARE, UTFAIRSHARE, CURRFAIRSHARE, and REF itself (Δψ = 0), each
   measured by Δψ/p_tot at t_end = window end against REF with the "lookahead" tie rule.
 
-The ablation switches of issue #12 are `PPAM13Config` fields (defaults = the set-up above); the grid over them is
+The PPAM'13 ablation switches are `PPAM13Config` fields (defaults = the set-up above); the grid over them is
 `fairsched.replicate.ppam13_variants`. Its finding (docs/replication/ppam13.md): the paper's "DIRECTCONTR clearly
 outperforms FAIRSHARE" holds with the Zipf machine split, not with the uniform one.
 """
@@ -90,9 +90,9 @@ class PPAM13Config:
     splits : machine splits; the paper's values are attached to the ``"uniform"`` rows only.
     windows : windows per (table, trace), overriding ``quick`` (None = 10 quick, else 100).
 
-    The ablation switches of issue #12 (defaults = the replication as shipped; docs/replication/ppam13.md):
+    The PPAM'13 ablation switches (defaults = the replication as shipped; docs/replication/ppam13.md):
 
-    directcontr_update : DIRECTCONTR's Algorithm 1 lines 15–16 "corrected" (issue #2) or as "printed".
+    directcontr_update : DIRECTCONTR's Algorithm 1 lines 15–16 "corrected" or as "printed".
     fairshare_ratios : FAIRSHARE/UTFAIRSHARE ratios "frozen" within a decision or re-evaluated "per_start".
     rand_estimator : RAND's φ as the mean over "orderings" or SPAA'13 Alg. 3 lines 35–37 as "printed".
     rand_orderings : RAND's N (the paper's tables use 15; SPAA'13 also 75); the row is labelled with N, and

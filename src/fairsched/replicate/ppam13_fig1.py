@@ -4,7 +4,7 @@ Reference: P. Skowron, K. Rzadca, "Fair share is not enough: measuring fairness 
 game theory", PPAM 2013 (LNCS 8385), §5.2, last paragraph and Fig. 1 ("As the number of organizations increases,
 the unfairness ratio Δψ/p_tot grows"). The paper gives neither the window length nor the split of Fig. 1, and our
 copy has no figure; we use the windows of Table 2 (5·10^5 s, the "long runs" where the policies differ) with the
-switches of `PPAM13Config` (so the split and every ablation of issue #12 apply), k = `KS` organizations.
+switches of `PPAM13Config` (so the split and every PPAM'13 ablation apply), k = `KS` organizations.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PPAM'13 Tables 1–2 as a sweep model (issue 11 §1's contract), so the ablation grid of issue #12 runs as a sweep.
+"""PPAM'13 Tables 1–2 as a sweep model (the experiment contract), so the PPAM'13 ablation grid runs as a sweep.
 
 ``model = "fairsched.replicate.ppam13_sweep"`` in a spec file sweeps `Config` (the fields of
 `fairsched.replicate.ppam13.PPAM13Config` but the seed and the output directory); `variants_spec` writes the

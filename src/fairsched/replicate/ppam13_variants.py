@@ -1,4 +1,4 @@
-"""The ablation grid of issue #12: PPAM'13 Tables 1–2 under every set-up variant, and which conclusions hold.
+"""The ablation grid of PPAM'13 Tables 1–2 under every set-up variant, and which conclusions hold.
 
 Reference: P. Skowron, K. Rzadca, "Fair share is not enough: measuring fairness in scheduling with cooperative
 game theory", PPAM 2013 (LNCS 8385), §5.2, conclusions (i)–(v) and the Table 2 paragraph.
@@ -63,7 +63,7 @@ class Variant:
     hypothesis: str = ""
 
 
-# The grid of issue #12, one switch at a time (hypothesis numbers of the issue), then the combinations the
+# The grid, one switch at a time, then the combinations the
 # single switches point to.
 VARIANTS: tuple[Variant, ...] = (
     Variant("shipped", (), "today's defaults"),

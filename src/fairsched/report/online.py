@@ -193,7 +193,7 @@ def _workload_json(result: CompareResult) -> dict[str, Any]:
 
 
 def replication_table(rows: list[Mapping[str, Any]], title: str) -> Table:
-    """Δψ/p_tot mean (std) per cell and policy, ours beside the paper's (issue #3 §5 row schema)."""
+    """Δψ/p_tot mean (std) per cell and policy, ours beside the paper's (the rows of `ROW_KEYS`)."""
     table = Table(title=title)
     for name in ("table", "trace", "window", "split", "k", "m", "policy", "ours", "paper", "windows"):
         table.add_column(name, justify="right" if name in ("k", "m", "ours", "paper", "windows") else "left")

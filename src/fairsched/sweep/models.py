@@ -1,4 +1,4 @@
-"""The models a sweep can run: name -> module following the experiment contract (issue 11 §1).
+"""The models a sweep can run: name -> module following the experiment contract.
 
 A model module exports ``Config`` (a frozen dataclass with ``from_mapping(mapping)`` and ``input_paths()``) and
 ``run(config, seed, *, progress=None) -> Result`` whose ``Result.rows()`` is a pandas DataFrame, one row per

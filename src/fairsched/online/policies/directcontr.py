@@ -50,8 +50,8 @@ class DirectContr:
     Parameters
     ----------
     update : how lines 15–16 of Algorithm 1 credit the utility of the units executed since the previous event
-        (issue #12, hypothesis 2):
-        - "corrected" (default): to psi of the job's owner and phi of the machine's owner (issue #2);
+        (an ablation of docs/replication/ppam13.md):
+        - "corrected" (default): to psi of the job's owner and phi of the machine's owner;
         - "printed": as printed, to phi of the job's owner and psi of the machine's owner. Lines 7–8 and 13–14
           (the units finished before the interval) stay as printed, so over each interval (t_prev, t] the lag
           phi - psi of u moves by 2 (X_u - Y_u) away from the corrected one, X_u (Y_u) being the value at t of
@@ -71,7 +71,7 @@ class DirectContr:
     Deviations
     ----------
     - PPAM'13 Algorithm 1, lines 15–16, add the interval's utility ``Δ(Δ+1)/2`` of a running job to
-      phi[own(J)] and psi[own(m)]: psi and phi are swapped there. As fairsched issue #2 corrects, the
+      phi[own(J)] and psi[own(m)]: psi and phi are swapped there. As fairsched corrects it, the
       units executed during the interval add ``Δ(Δ+1)/2`` to psi of the *job's* owner and to phi of the
       *machine's* owner, consistent with lines 7–8 and 13–14 and with SPAA'13 Algorithm 4 (lines 10–17).
     - Line 9 permutes all processors at every event; we draw only the order of the free machines, and

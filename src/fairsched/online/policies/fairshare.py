@@ -31,7 +31,7 @@ class FairShare:
 
     Parameters
     ----------
-    ratios : when the ratios are evaluated within one decision (issue #12, hypothesis 7):
+    ratios : when the ratios are evaluated within one decision (an ablation of docs/replication/ppam13.md):
         - "frozen" (default): once, at now; a job started at t adds no usage before t + 1, so the lowest-ratio
           organization takes free machines until its queue is empty, then the next one;
         - "per_start": after every start, on the usage each organization will have at t + 1 given the starts

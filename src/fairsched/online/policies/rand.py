@@ -42,7 +42,7 @@ class Rand(ReplayDecisions):
     ----------
     n_orderings : N, orderings drawn (the paper uses 15 and 75).
     select : "lookahead" (default) or "literal", as for `Ref`.
-    estimator : how φ is formed from the sampled coalitions (issue #12, hypothesis 6):
+    estimator : how φ is formed from the sampled coalitions (an ablation of docs/replication/ppam13.md):
         - "orderings" (default): φ_u = (1/N) Σ over the N orderings of v(B ∪ {u}) − v(B), B the organizations
           before u in that ordering — the permutation-sampling estimate of the Shapley value;
         - "printed": SPAA'13 Alg. 3 lines 35–37 as printed: Subs is the *set* of every prefix B kept by line 9
@@ -58,7 +58,7 @@ class Rand(ReplayDecisions):
     - The value of the grand coalition in φ (u last in an ordering) is that of its FIFO simulation, like every
       kept coalition's (Alg. 3 keeps it in Subs'), not that of RAND's own schedule; with unit-size jobs the two
       are equal (SPAA'13 Prop. 5.4), in general they differ.
-    - The "lookahead" rule is fairsched's (issue #3), as for `Ref`.
+    - The "lookahead" rule is fairsched's, as for `Ref`.
 
     Examples
     --------

@@ -61,7 +61,7 @@ class Ref(ReplayDecisions):
 
     Deviations
     ----------
-    - "lookahead" is fairsched's (issue #3): the paper's literal rule gives every free machine at t to one
+    - "lookahead" is fairsched's: the paper's literal rule gives every free machine at t to one
       organization, because a job started at t changes ψsp only from t + 1 on.
     - Contributions are float64 (the Shapley weights are rationals); values closer than the proven rounding
       bound (`fairsched.shapley.shapley_error_bound`) count as ties.
