@@ -1,4 +1,4 @@
-"""Every table of the networking20, jsspp05 and tpds11 replication docs equals its rendering from
+"""Every table of the networking20, jsspp05, tpds11 and spaa13 replication docs equals its rendering from
 docs/replication/data (`fairsched.replicate._doc_tables`), and the check notices a changed result file."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fairsched.replicate._networking20_ablations import verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "replication" / "data"
-DOCS = ["networking20.md", "jsspp05.md", "tpds11.md"]
+DOCS = ["networking20.md", "jsspp05.md", "tpds11.md", "spaa13.md"]
 
 
 @pytest.mark.parametrize("doc", DOCS)

@@ -394,6 +394,9 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
 def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/spaa13"),
+                             fig_seeds: Annotated[int | None, typer.Option(
+                                 min=1, help="Scenario seeds per point of Figs. 4-5 (default 10, 2 with "
+                                 "--quick).")] = None,
                              executor: Executor = "local", scheduler: Scheduler = None,
                              as_json: Json = False) -> None:
     """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table.
@@ -403,7 +406,7 @@ def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces:
     from fairsched.replicate import spaa13
 
     config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
-                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 seeds=fig_seeds, executor=executor, scheduler=scheduler, store=out / "sweep",
                                  resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _replicate_online(spaa13.run, config, "SPAA'13 Sec. 6.3: Δψ/p_tot mean (std), ours vs the paper", as_json)
 
