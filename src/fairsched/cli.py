@@ -373,11 +373,17 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
                              as_json: Json = False,
                              variants: Annotated[bool, typer.Option(help="Run the PPAM'13 ablation grid "
                                                                     "instead (ppam13_variants_*.csv).")] = False,
+                             executor: Executor = "local", scheduler: Scheduler = None,
                              ) -> None:
-    """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows."""
+    """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows.
+
+    The windows run as a sweep kept in OUT/sweep: a rerun resumes where an interrupted one stopped.
+    """
     from fairsched.replicate import ppam13, ppam13_variants
 
-    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
+    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
+                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     if variants:
         _prepare_out(out)
         with _progress(enabled=not as_json) as progress:

@@ -101,7 +101,9 @@ class Cell:
     ``paper_values`` maps a policy label to the paper's (mean, std); ``std`` may be None.
     The PPAM'13 ablations: ``orgs_by`` ("user", or "job": each job joins an organization on its own),
     ``zipf_s`` (exponent of the Zipf split), ``warm_start`` (`warm_window`: the trace's backlog and running jobs
-    at the window start are released at time 0) and ``reference`` ("ref" = lookahead rule, or "ref-literal").
+    at the window start are released at time 0), ``reference`` ("ref" = lookahead rule, or "ref-literal"),
+    ``granularity`` (seconds: releases floored and run times rounded up to multiples of it, `coarsen`) and
+    ``parallel_jobs`` ("copies": a q-processor job is q sequential copies; "serial": one copy; "skip": dropped).
     """
 
     paper: str
@@ -120,6 +122,8 @@ class Cell:
     zipf_s: float = DEFAULT_ZIPF_S
     warm_start: bool = False
     reference: str = "ref"
+    granularity: int = 1
+    parallel_jobs: str = "copies"
 
 
 @dataclass(frozen=True)
@@ -254,10 +258,45 @@ def make_tasks(cells: Sequence[Cell], workloads: dict[str, Workload], seed: int)
             else:
                 cut = window(workload, start=start, length=cell.window_length)
             cut = cut.with_jobs(cut.jobs.loc[:, list(_KEEP_COLUMNS)].reset_index(drop=True))
+            cut = coarsen(cut, start=start, granularity=cell.granularity, parallel_jobs=cell.parallel_jobs)
             if cell.release_scale != 1.0:
                 cut = compress_arrivals(cut, cell.release_scale, origin=start)
             tasks.append(_Task(cell, index, start, window_seed(seed, key, index), cut))
     return tasks
+
+
+def coarsen(workload: Workload, *, start: float, granularity: int = 1, parallel_jobs: str = "copies") -> Workload:
+    """The PPAM'13 ablations of time granularity and parallel jobs (docs/replication/ppam13.md), on a window's jobs.
+
+    ``granularity`` g > 1: each release is floored to a multiple of g seconds after `start` and each run time
+    rounded up to a multiple of g (a clock ticking every g seconds: more jobs arrive and end together).
+    ``parallel_jobs``: "copies" keeps q processors (q sequential copies, the default), "serial" makes every job
+    one copy, "skip" drops the jobs on more than one processor (at least one job is kept: the narrowest first).
+
+    >>> import pandas as pd
+    >>> jobs = pd.DataFrame({"submit_time": [100.0, 161.0], "run_time": [1.0, 60.0], "processors": [1, 4]})
+    >>> coarsen(Workload(jobs=jobs), start=100, granularity=60).jobs.to_numpy().tolist()
+    [[100.0, 60.0, 1.0], [160.0, 60.0, 4.0]]
+    >>> coarsen(Workload(jobs=jobs), start=100, parallel_jobs="skip").jobs["processors"].tolist()
+    [1]
+    """
+    if granularity == 1 and parallel_jobs == "copies":
+        return workload
+    jobs = workload.jobs.copy()
+    if granularity != 1:
+        g = float(granularity)
+        jobs["submit_time"] = start + np.floor((jobs["submit_time"].to_numpy(dtype=np.float64) - start) / g) * g
+        jobs["run_time"] = np.maximum(np.ceil(jobs["run_time"].to_numpy(dtype=np.float64) / g), 1.0) * g
+    if parallel_jobs == "serial":
+        jobs["processors"] = 1
+    elif parallel_jobs == "skip":
+        wide = jobs["processors"].to_numpy(dtype=np.float64) > 1
+        if wide.all() and len(jobs):
+            wide[int(np.argmin(jobs["processors"].to_numpy(dtype=np.float64)))] = False
+        jobs = jobs.loc[~wide].reset_index(drop=True)
+    elif parallel_jobs != "copies":
+        raise ConfigError(f"parallel_jobs={parallel_jobs!r}: expected copies, serial or skip")
+    return workload.with_jobs(jobs)
 
 
 def warm_window(workload: Workload, *, start: float, length: float) -> Workload:
