@@ -375,6 +375,8 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
                              as_json: Json = False,
                              variants: Annotated[bool, typer.Option(help="Run the PPAM'13 ablation grid "
                                                                     "instead (ppam13_variants_*.csv).")] = False,
+                             windows: Annotated[int | None, typer.Option(
+                                 min=1, help="Windows per table and trace (default 100, 10 with --quick).")] = None,
                              executor: Executor = "local", scheduler: Scheduler = None,
                              ) -> None:
     """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows.
@@ -384,7 +386,7 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
     from fairsched.replicate import ppam13, ppam13_variants
 
     config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
-                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 windows=windows, executor=executor, scheduler=scheduler, store=out / "sweep",
                                  resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     if variants:
         _prepare_out(out)
