@@ -153,10 +153,18 @@ def table_points(data: Path) -> str:
     return markdown_table(["machines", "split", "k", *FIG_POLICIES], rows, "llr" + "r" * len(FIG_POLICIES))
 
 
+FAR_LESS_FAIR = 2.0  # "ROUNDROBIN is far less fair": its mean at least this many times the other's
+
+
 def table_conclusions(data: Path) -> str:
-    """SPAA'13 §6.3's conclusions, and PPAM'13's DIRECTCONTR-vs-FAIRSHARE one, judged on our means by split."""
+    """SPAA'13 §6.3's conclusions, and PPAM'13's DIRECTCONTR-vs-FAIRSHARE one, judged on the paper's own numbers
+    and on our means (all points of the figures; each trace of the table) with each split."""
+    from fairsched.replicate.spaa13 import PAPER_FIG
+
     frame = _load(data)
     fig, table = _figs(frame), frame[frame["table"] == "table"]
+    traces = list(dict.fromkeys(table["trace"]))
+    paper_table = _paper_table()
 
     def mean(part: pd.DataFrame, policy: str, **where: str) -> float:
         mask = part["policy"] == policy
@@ -167,28 +175,32 @@ def table_conclusions(data: Path) -> str:
     def verdict(holds: list[bool]) -> str:
         return "holds" if all(holds) else ("no" if not any(holds) else f"{sum(holds)} of {len(holds)}")
 
-    traces = list(dict.fromkeys(table["trace"]))
+    # (conclusion, a, b, factor, on the figures, on the table): a * factor < b
+    claims = [
+        (f"ROUNDROBIN ≥ {FAR_LESS_FAIR:g}× less fair than RAND (N=15)", "RAND (N=15)", "ROUNDROBIN", FAR_LESS_FAIR,
+         True, True),
+        (f"ROUNDROBIN ≥ {FAR_LESS_FAIR:g}× less fair than DIRECTCONTR", "DIRECTCONTR", "ROUNDROBIN", FAR_LESS_FAIR,
+         True, True),
+        ("RAND (N=15) fairer than DIRECTCONTR", "RAND (N=15)", "DIRECTCONTR", 1.0, True, True),
+        ("RAND (N=75) fairer than RAND (N=15)", "RAND (N=75)", "RAND (N=15)", 1.0, True, False),
+        ("DIRECTCONTR fairer than FAIRSHARE (PPAM'13)", "DIRECTCONTR", "FAIRSHARE", 1.0, False, True),
+    ]
     rows = []
-    for split in ("uniform", "zipf"):
-        def on_table(a: str, b: str, factor: float = 1.0, split: str = split) -> list[bool]:
-            return [mean(table, a, trace=t, split=split) * factor < mean(table, b, trace=t, split=split)
-                    for t in traces]
-
-        def on_figs(a: str, b: str, factor: float = 1.0, split: str = split) -> list[bool]:
-            return [mean(fig, a, split=split) * factor < mean(fig, b, split=split)]
-
-        rows += [
-            [split, "ROUNDROBIN ≥ 10× less fair than RAND (N=15) and DIRECTCONTR",
-             verdict(on_figs("RAND (N=15)", "ROUNDROBIN", 10) + on_figs("DIRECTCONTR", "ROUNDROBIN", 10)),
-             verdict(on_table("RAND (N=15)", "ROUNDROBIN", 10) + on_table("DIRECTCONTR", "ROUNDROBIN", 10))],
-            [split, "RAND (N=15) fairer than DIRECTCONTR", verdict(on_figs("RAND (N=15)", "DIRECTCONTR")),
-             verdict(on_table("RAND (N=15)", "DIRECTCONTR"))],
-            [split, "RAND (N=75) fairer than RAND (N=15)", verdict(on_figs("RAND (N=75)", "RAND (N=15)")), "—"],
-            [split, "DIRECTCONTR fairer than FAIRSHARE (PPAM'13)", "—",
-             verdict(on_table("DIRECTCONTR", "FAIRSHARE"))],
-        ]
-    return markdown_table(["split", "conclusion", "Figs. 4–5 (all points)", f"table ({', '.join(traces)})"],
-                          rows, "llll")
+    for claim, a, b, factor, on_figs, on_table in claims:
+        paper = []
+        if on_figs and a in PAPER_FIG and b in PAPER_FIG:
+            paper.append(PAPER_FIG[a][0] * factor < PAPER_FIG[b][0])
+        if on_table and all(a in paper_table[t] and b in paper_table[t] for t in traces):
+            paper += [paper_table[t][a][0] * factor < paper_table[t][b][0] for t in traces]
+        cells = [claim, verdict(paper) if paper else "—"]
+        for split in ("uniform", "zipf"):
+            figs = [mean(fig, a, split=split) * factor < mean(fig, b, split=split)] if on_figs else []
+            tables = [mean(table, a, trace=t, split=split) * factor < mean(table, b, trace=t, split=split)
+                      for t in traces] if on_table else []
+            cells += [verdict(figs) if figs else "—", verdict(tables) if tables else "—"]
+        rows.append(cells)
+    return markdown_table(["conclusion", "paper's numbers", "ours: figs, uniform", f"table ({', '.join(traces)}), "
+                           "uniform", "figs, Zipf", "table, Zipf"], rows, "llllll")
 
 
 def table_run(data: Path) -> str:
