@@ -292,6 +292,27 @@ def table_osc(data: Path) -> str:
                            "longest queue"), rows, "lrrrr")
 
 
+def _osc_cost(jobs: int | None, column: str, *, how: str = "value", digits: int = 0) -> Any:
+    """One figure of ``jsspp05_osc_cost.csv`` (`benchmarks/bench_osc_fst.py`): `column` for the first `jobs` jobs,
+    or its ``range`` (``low–high``) over the runs whose queue is not empty-ish (the first 3,000 jobs and more)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_osc_cost.csv").set_index("jobs")
+        if how == "range":
+            busy = frame[frame.index >= 3000][column]
+            return f"{fmt(busy.min(), digits)}–{fmt(busy.max(), digits)}"
+        if how == "max":
+            return fmt(float(frame[column].max()), digits)
+        return fmt(float(frame.loc[jobs, column]), digits)
+    return render
+
+
+VALUES = {
+    "jsspp05-osc-whatifs-3000": _osc_cost(3000, "strict_whatifs_s"),
+    "jsspp05-osc-whatifs-4000": _osc_cost(4000, "strict_whatifs_s"),
+    "jsspp05-osc-mean-queue": _osc_cost(None, "mean_queue_at_arrival", how="range"),
+    "jsspp05-osc-longest-queue": _osc_cost(None, "max_queue_at_arrival", how="max"),
+}
+
 TABLES = {"jsspp05-table1": table_table1, "jsspp05-overall": table_overall,
           "jsspp05-quick-overall": lambda d: table_overall(d, loads=jsspp05.QUICK_LOADS),
           "jsspp05-spearman": table_spearman,
