@@ -99,7 +99,8 @@ def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = No
         from fairsched.replicate.networking20 import exact_reach
 
         records = exact_reach(config.reach_instances, seed=seed) if config.reach_instances else []
-        return CellResult(config=config, seed=seed, records=[{"policy": r["algorithm"], **r} for r in records])
+        return CellResult(config=config, seed=seed, records=[
+            {"policy": r["algorithm"] + ("" if r["k"] is None else f" (k = {r['k']})"), **r} for r in records])
     from fairsched.openshop.experiment import run_openshop
 
     online, kind = config.setting.startswith("online"), config.setting.split("-")[1]
