@@ -13,6 +13,7 @@ import contextlib
 import contextvars
 import io
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, is_dataclass
@@ -826,7 +827,7 @@ def _console() -> Console:
     from rich.console import Console
 
     console = Console()
-    if not console.is_terminal:
+    if not console.is_terminal and "COLUMNS" not in os.environ:  # COLUMNS=80 still asks for 80 columns
         console.width = _PLAIN_WIDTH
     return console
 
