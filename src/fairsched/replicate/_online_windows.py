@@ -454,7 +454,8 @@ SYMLOG_NOTE = f"symlog axis: linear below {LINTHRESH:g} s, so 0 (= REF's ψ exac
 
 def _symlog(axes: Any) -> None:
     axes.set_yscale("symlog", linthresh=LINTHRESH)
-    axes.set_ylim(bottom=0)
+    _, high = axes.get_ylim()
+    axes.set_ylim(0, max(3 * high, 10 * LINTHRESH))  # headroom above the tallest bar on the log part
     axes.set_ylabel("Δψ / p_tot (s), symlog")
 
 
@@ -480,6 +481,7 @@ def bar_figure(rows: Sequence[dict[str, Any]], title: str) -> Any:
         axes.set_title(f"{trace}, {table} ({split}, {mine[0]['windows']} windows)", fontsize=9)
         axes.legend(fontsize=8)
     figure.suptitle(f"{title}\n{SYMLOG_NOTE}", fontsize=10)
+    figure.tight_layout(rect=(0, 0, 1, 0.9))
     return figure
 
 
@@ -504,5 +506,5 @@ def k_figure(rows: Sequence[dict[str, Any]], title: str) -> Any:
         axes.set_title(f"{machines} machines, {split}", fontsize=9)
         axes.legend(fontsize=6)
     figure.suptitle(f"{title}\n{SYMLOG_NOTE}", fontsize=10)
-    figure.tight_layout()
+    figure.tight_layout(rect=(0, 0, 1, 0.95))
     return figure
