@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairsched.openshop import experiment as openshop_experiment
 from fairsched.openshop import run_online, solve
-from fairsched.openshop.experiment import OpenShopConfig, horizon, run_openshop
+from fairsched.openshop.experiment import horizon, run_openshop
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, summary
 from fairsched.openshop.metrics import utilities as metric_utilities
@@ -51,8 +52,9 @@ LINEAR = ("pba", "luf", "fifo")
 
 @dataclass(frozen=True)
 class Variant:
-    """One named run: `overrides` of `OpenShopConfig` fields (``delta0``, ``google_parts``, ...), of the reader
-    (``min_priority``, ``multi_task_only``) or of τ (``tau_offset``: τ = the default bound − 1 + d)."""
+    """One named run: `overrides` of `fairsched.openshop.experiment.Config` fields (``delta0``, ``google_parts``,
+    ...), of the reader (``min_priority``, ``multi_task_only``) or of τ (``tau_offset``: τ = the default bound − 1
+    + d)."""
 
     group: str
     name: str
@@ -121,11 +123,11 @@ def _run_setting(loaded: tuple, online: bool, kind: str, opts: dict[str, Any],
                  seed: int) -> Iterable[tuple[str, np.ndarray, dict[str, Any]]]:
     """(algorithm, per-job values, instance facts) for one setting of one variant."""
     instance, unit = loaded[0], loaded[2]
-    config = OpenShopConfig(seed=seed, online=online, utilities=kind, delta0=opts.get("delta0"),
-                            algorithms=EQUAL if kind == "equal" else LINEAR)
+    config = openshop_experiment.Config(online=online, utilities=kind, delta0=opts.get("delta0"),
+                                        algorithm=EQUAL if kind == "equal" else LINEAR)
     alpha = opts.get("alpha")
     if kind == "equal" and alpha is None:  # the pipeline of `fairsched replicate networking20`, unchanged
-        report = run_openshop(config, loaded=loaded)
+        report = run_openshop(config, seed, loaded=loaded)
         info = _facts(report.instance, unit, report.delta0, None)
         for name, outcome in report.outcomes.items():
             yield name, outcome.times, info

@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 
 from fairsched.errors import ConfigError
+from fairsched.openshop import experiment as openshop_experiment
 from fairsched.openshop import solve
-from fairsched.openshop.experiment import OpenShopConfig, OpenShopReport, load_instance, run_openshop
+from fairsched.openshop.experiment import OpenShopReport, load_instance, run_openshop
 from fairsched.openshop.generate import random_instance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies.exact import brute_force
@@ -127,13 +128,13 @@ def run(config: Networking20Config, *, progress: ProgressCallback | None = None)
     started = time.perf_counter()
     google = _google_dir(config)
     reports: dict[str, OpenShopReport] = {}
-    base = OpenShopConfig(google=google, seed=config.seed, google_parts=QUICK_PARTS if config.quick else None)
-    loaded = load_instance(base)  # the slice is read once for the four settings
+    base = openshop_experiment.Config(google=google, google_parts=QUICK_PARTS if config.quick else None)
+    loaded = load_instance(base, config.seed)  # the slice is read once for the four settings
     for done, (online, kind) in enumerate(SETTINGS):
         if progress is not None:
             progress("settings", done, len(SETTINGS))
         reports[setting_name(online, kind)] = run_openshop(replace(base, utilities=kind, online=online),
-                                                           loaded=loaded)
+                                                           config.seed, loaded=loaded)
     rows = [claim_row(claim, reports[setting_name(claim.online, claim.utilities)]) for claim in PAPER]
     n_reach = config.reach_instances if config.reach_instances is not None else (50 if config.quick else 200)
     reach = exact_reach(n_reach, seed=config.seed) if n_reach else []
