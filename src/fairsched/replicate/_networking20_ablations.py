@@ -138,7 +138,7 @@ def _run_setting(loaded: tuple, online: bool, kind: str, opts: dict[str, Any],
     if kind == "linear":
         tau = horizon(base, (delta0 or 0.0) / unit) - 1.0 + float(opts.get("tau_offset", 1.0))
     info = _facts(base, unit, delta0, tau)
-    for name in config.algorithms:
+    for name in config.algorithm:
         params: dict[str, Any] = {"tau": tau} if tau is not None and name in ("pba", "luf") else {}
         if online:
             extra = {} if alpha is None else {"alpha": alpha}
