@@ -394,11 +394,17 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
 def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/spaa13"),
+                             executor: Executor = "local", scheduler: Scheduler = None,
                              as_json: Json = False) -> None:
-    """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table."""
+    """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table.
+
+    The windows run as sweeps kept in OUT/sweep: a rerun resumes where an interrupted one stopped.
+    """
     from fairsched.replicate import spaa13
 
-    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
+    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
+                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _replicate_online(spaa13.run, config, "SPAA'13 Sec. 6.3: Δψ/p_tot mean (std), ours vs the paper", as_json)
 
 
@@ -407,7 +413,7 @@ def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json:
     from fairsched.report.online import replication_table
 
     _prepare_out(config.out_dir)
-    with _progress(enabled=not as_json) as progress:
+    with _interruptible(), _progress(enabled=not as_json) as progress:
         result = run(config, progress=progress)
     if as_json:
         _emit_json(ppam13.to_json(result))  # ppam13 and spaa13 share the row schema
