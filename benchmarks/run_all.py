@@ -40,12 +40,26 @@ ON_DEMAND: frozenset[str] = frozenset({"osc_fst"})
 
 
 def parse_output(stdout: str) -> Any:
-    """A script prints one (possibly indented) JSON document, or one JSON object per line (then: their list)."""
-    text = stdout.strip()
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
+    """A script prints one (possibly indented) JSON document, or one JSON object per line (then: their list).
+
+    Lines before the document that are not JSON (a solver's banner on stdout) are skipped. Raises ValueError
+    when no JSON is found.
+    """
+    decoder = json.JSONDecoder()
+    lines = stdout.splitlines(keepends=True)
+    for first, line in enumerate(lines):
+        if not line.lstrip().startswith(("{", "[")):
+            continue
+        rest = "".join(lines[first:]).strip()
+        try:
+            document, end = decoder.raw_decode(rest)
+        except json.JSONDecodeError:
+            continue
+        if not rest[end:].strip():
+            return document
+        objects = [json.loads(text) for text in rest.splitlines() if text.strip().startswith("{")]
+        return objects
+    raise ValueError("no JSON document in the script's output")
 
 
 def run_one(name: str) -> dict[str, Any]:
@@ -72,7 +86,10 @@ def run_one(name: str) -> dict[str, Any]:
     }
     if done.returncode != 0:
         return {**record, "error": done.stderr.strip().splitlines()[-1:]}
-    return {**record, "result": parse_output(done.stdout)}
+    try:
+        return {**record, "result": parse_output(done.stdout)}
+    except ValueError as error:  # a malformed line too: json.JSONDecodeError is a ValueError
+        return {**record, "error": [str(error)]}
 
 
 def _git(*args: str) -> str:

@@ -4,7 +4,7 @@ A doc marks each generated table with ``<!-- table: NAME -->`` … ``<!-- /table
 renderer ``f(data_dir) -> markdown`` that reads the CSV files a command wrote (each renderer's module says which
 command). ``python -m fairsched.replicate._doc_tables DOC...`` rewrites the blocks in place; the test suite
 (`tests/test_replication_doc_tables.py`) checks that every block equals its rendering, so no figure in a table
-is typed by hand.
+is typed by hand. docs/performance.md uses the same blocks with its own renderers (``benchmarks/perf_tables.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from fairsched._io import atomic_write
@@ -57,9 +57,10 @@ def _tables() -> dict[str, Renderer]:
 TABLES: dict[str, Renderer] = {}
 
 
-def render_blocks(text: str, data_dir: Path = DATA_DIR) -> str:
-    """`text` with every table block replaced by its rendering from `data_dir`."""
-    tables = TABLES or _tables()
+def render_blocks(text: str, data_dir: Path = DATA_DIR, tables: Mapping[str, Renderer] | None = None) -> str:
+    """`text` with every table block replaced by its rendering from `data_dir` (by `tables`, default: the
+    replication docs' renderers)."""
+    tables = tables if tables is not None else (TABLES or _tables())
 
     def rebuild(match: re.Match[str]) -> str:
         name = match.group("name")
@@ -70,9 +71,9 @@ def render_blocks(text: str, data_dir: Path = DATA_DIR) -> str:
     return BLOCK.sub(rebuild, text)
 
 
-def stale_blocks(text: str, data_dir: Path = DATA_DIR) -> list[str]:
+def stale_blocks(text: str, data_dir: Path = DATA_DIR, tables: Mapping[str, Renderer] | None = None) -> list[str]:
     """Names of the blocks of `text` that differ from their rendering (empty: the doc is up to date)."""
-    fresh = {m.group("name"): m.group("body") for m in BLOCK.finditer(render_blocks(text, data_dir))}
+    fresh = {m.group("name"): m.group("body") for m in BLOCK.finditer(render_blocks(text, data_dir, tables))}
     return [m.group("name") for m in BLOCK.finditer(text) if fresh[m.group("name")] != m.group("body")]
 
 
