@@ -54,10 +54,20 @@ def seconds(wall: float, cpu: float | None = None, digits: int = 2) -> str:
 
 
 def millis(wall: float, cpu: float | None = None, digits: int = 1) -> str:
-    """`seconds` in milliseconds: ``CPU ms (wall ms)``."""
+    """`seconds` in milliseconds: ``CPU ms (wall ms)``; two decimals below 1 ms."""
+    digits = 2 if min(wall, wall if cpu is None else cpu) < 0.001 else digits
     if cpu is None:
         return f"{fmt(wall * 1000, digits)} ms"
     return f"{fmt(cpu * 1000, digits)} ms ({fmt(wall * 1000, digits)} ms)"
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def sci(value: float, digits: int = 2) -> str:
+    """``2.2·10⁵``: a large or small number with `digits` significant digits."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
 def read_swf(data_dir: Path) -> str:
@@ -172,8 +182,12 @@ def openshop(data_dir: Path) -> str:
     kinds = [kind for kind in ("heavy", "uniform") if kind in synthetic]
     rows = []
     for key in ("evaluate_permutation", "evaluate_task_order"):
-        rows.append((f"`{key}`", *(f"{fmt(synthetic[k][key]['seconds'] * 1000, 1)} ms = "
-                                   f"{synthetic[k][key]['tasks_per_s']:.2g} tasks/s" for k in kinds)))
+        cells = []
+        for k in kinds:
+            run = synthetic[k][key]
+            rate = synthetic[k]["tasks"] / (run.get("cpu_s") or run["seconds"])
+            cells.append(f"{millis(run['seconds'], run.get('cpu_s'))} = {sci(rate)} tasks/s")
+        rows.append((f"`{key}`", *cells))
     algorithms = synthetic[kinds[0]]["algorithms"]
     for key, label in OPENSHOP_ROWS:
         if key in algorithms:
@@ -183,14 +197,15 @@ def openshop(data_dir: Path) -> str:
     if online:
         names = [n for n in online if n != "delta0_s"]
         rows.append((f"online, paper's δ₀ = {online['delta0_s']:,.0f} s: {' / '.join(n.upper() for n in names)}",
-                     " / ".join(f"{fmt(online[n]['seconds'], 3)}" for n in names) + " s",
+                     " / ".join(f"{fmt(online[n].get('cpu_s', online[n]['seconds']), 3)}" for n in names)
+                     + " s (" + " / ".join(f"{fmt(online[n]['seconds'], 3)}" for n in names) + " s)",
                      *([""] * (len(kinds) - 1))))
-    text = markdown_table(("", *kinds), rows) + "\n"
+    text = markdown_table(("CPU (wall)", *kinds), rows) + "\n"
     heavy = synthetic["heavy"]["algorithms"]
     means = {key: heavy[key]["mean_completion"] for key in ("pba", "sptf", "fifo") if key in heavy}
     if len(means) == 3:
-        text += (f"Mean completion times on *heavy*: {means['pba']:.3g} s under PBA, {means['sptf']:.3g} s "
-                 f"under SPTF, {means['fifo']:.3g} s under FIFO: PBA is {means['sptf'] / means['pba']:.2f}× "
+        text += (f"Mean completion times on *heavy*: {sci(means['pba'])} s under PBA, {sci(means['sptf'])} s "
+                 f"under SPTF, {sci(means['fifo'])} s under FIFO: PBA is {means['sptf'] / means['pba']:.2f}× "
                  f"better than SPTF and {means['fifo'] / means['pba']:.2f}× better than FIFO (the paper: 1.7× "
                  "and 3×).\n")
     return text + measured(record)
@@ -248,8 +263,8 @@ def openshop_online(data_dir: Path) -> str:
     record = load(data_dir, "openshop")
     online = record["result"]["synthetic"]["heavy"]["online_paper_intervals"]
     delays = {name: online[name]["mean_delay"] for name in ("pba", "sptf", "fifo") if name in online}
-    return (f"PBA's mean delay is {delays['pba']:.2g} s against {delays['sptf']:.2g} s for SPTF and "
-            f"{delays['fifo']:.2g} s for FIFO (δ₀ = {online['delta0_s']:,.0f} s).\n")
+    return (f"PBA's mean delay is {sci(delays['pba'])} s against {sci(delays['sptf'])} s for SPTF and "
+            f"{sci(delays['fifo'])} s for FIFO (δ₀ = {online['delta0_s']:,.0f} s).\n")
 
 
 TABLES: dict[str, Callable[[Path], str]] = {
