@@ -267,7 +267,31 @@ def openshop_online(data_dir: Path) -> str:
             f"{sci(delays['fifo'])} s for FIFO (δ₀ = {online['delta0_s']:,.0f} s).\n")
 
 
+def ref(data_dir: Path) -> str:
+    """REF and RAND on LPC-EGEE (`bench_ref.py`): one row per case; CPU when the script reports it."""
+    record = load(data_dir, "ref")
+    rows = []
+    for r in record["result"].get("results", []):
+        params = ", ".join(f"{key} = {value}" for key, value in (r.get("params") or {}).items())
+        window = f", first {r['horizon']:,} s" if r.get("horizon") else ""
+        rows.append((f"{r['policy']} k = {r['orgs']}{window}" + (f" ({params})" if params else ""),
+                     seconds(r["seconds"], r.get("cpu_s")), f"{r['peak_rss_mb']:,} MB"))
+    return markdown_table(("case", "CPU (wall)" if any("cpu_s" in r for r in record["result"].get("results", []))
+                           else "wall", "peak memory so far"), rows) + measured(record)
+
+
+def cli(data_dir: Path) -> str:
+    """Whole `fairsched` processes (`bench_cli.py`): best CPU and wall time per case, against pyss where known."""
+    record = load(data_dir, "cli")
+    rows = [(f"`{c['case']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
+             f"{c['pyss_s']:g} s" if c.get("pyss_s") else "", f"{c['vs_pyss_cpu']:g}×" if c.get("vs_pyss_cpu") else "")
+            for c in record["result"]["cases"] if "cpu_s" in c]
+    return markdown_table(("case", "CPU", "wall", "pyss", "pyss / ours (CPU)"), rows) + measured(record)
+
+
 TABLES: dict[str, Callable[[Path], str]] = {
+    "perf-ref": ref,
+    "perf-cli": cli,
     "perf-openshop-google": openshop_google,
     "perf-openshop-online": openshop_online,
     "perf-read-swf": read_swf,

@@ -58,3 +58,24 @@ def test_a_changed_measurement_makes_its_table_stale(tmp_path: Path) -> None:
     (data / "read_swf.json").unlink()
     with pytest.raises(ConfigError, match=r"run_all\.py --save"):
         render_blocks(text, data, module.TABLES)
+
+
+def test_the_ref_and_cli_renderers_read_their_scripts_documents(tmp_path: Path) -> None:
+    """`bench_ref.py` and `bench_cli.py` documents (their current shape) render into tables with the context line."""
+    module = perf_tables()
+    context = json.loads((DATA / "read_swf.json").read_text(encoding="utf-8"))
+    ref = {"results": [{"policy": "ref", "params": {}, "orgs": 5, "horizon": None, "seconds": 4.1, "peak_rss_mb": 285},
+                       {"policy": "rand", "params": {"n_orderings": 15}, "orgs": 5, "horizon": None, "seconds": 3.4,
+                        "peak_rss_mb": 290}]}
+    cli = {"cases": [{"case": "--help", "wall_s": 1.28, "cpu_s": 0.2},
+                     {"case": "backfill easy CTC-SP2 10k", "wall_s": 6.2, "cpu_s": 1.35, "pyss_s": 12.2,
+                      "vs_pyss_cpu": 9.0}, {"case": "trace info LPC-EGEE", "skipped": "absent"}]}
+    for name, document in (("ref", ref), ("cli", cli)):
+        record = {**context, "benchmark": name, "command": ["python", f"benchmarks/bench_{name}.py"],
+                  "result": document}
+        (tmp_path / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
+    assert "| ref k = 5 | 4.10 s | 285 MB |" in module.ref(tmp_path)
+    assert "| rand k = 5 (n_orderings = 15) | 3.40 s | 290 MB |" in module.ref(tmp_path)
+    table = module.cli(tmp_path)
+    assert "| `backfill easy CTC-SP2 10k` | 1.35 s | 6.20 s | 12.2 s | 9× |" in table
+    assert "trace info" not in table and "*Measured " in table
