@@ -218,9 +218,9 @@ def trace_info_command(file: Annotated[Path, typer.Argument(dir_okay=False, help
     """Summarize a trace: jobs, span, users, machine size, load, what reading and cleaning would drop."""
     from fairsched.report.tables import trace_info_table
     from fairsched.workload.info import trace_info
-    from fairsched.workload.swf import read_swf
+    from fairsched.workload.swf import read_swf_columns
 
-    workload = read_swf(file, skip_bad_records=skip_bad_records)
+    workload = read_swf_columns(file, skip_bad_records=skip_bad_records)  # neither pandas nor numba: starts fast
     _echo_notes(_skipped_notes(workload.read_report))
     info = trace_info(workload)
     if as_json:
