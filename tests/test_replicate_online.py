@@ -139,7 +139,10 @@ def test_spaa_fig_and_table_rows(tiny_dir: Path, tmp_path: Path) -> None:
     assert average["ROUNDROBIN"]["windows"] == 4  # 2 k x 2 splits x 1 seed
     rr = [row["mean"] for row in fig if row["policy"] == "ROUNDROBIN"]
     assert average["ROUNDROBIN"]["mean"] == pytest.approx(sum(rr) / len(rr))
-    table = {row["policy"]: row for row in result.rows if row["table"] == "table"}
+    table = {row["policy"]: row for row in result.rows if row["table"] == "table" and row["split"] == "uniform"}
+    zipf = {row["policy"]: row for row in result.rows if row["table"] == "table" and row["split"] == "zipf"}
+    assert set(zipf) == set(table) >= {"FAIRSHARE", "UTFAIRSHARE", "RAND printed (N=15)", "REF"}
+    assert zipf["DIRECTCONTR"]["paper_mean"] is None  # the paper's table is the uniform split only
     assert table["DIRECTCONTR"]["paper_mean"] == 218 and table["DIRECTCONTR"]["machines"] == 70
     assert math.isnan(table["DIRECTCONTR"]["std"])  # one window: no standard deviation
     assert all(row["std"] is None for row in to_json(result)["rows"] if row["table"] == "table")  # NaN -> null

@@ -58,7 +58,7 @@ def test_json_document_holds_the_promised_keys_and_values(result: CompareResult)
 
 def test_output_directory_has_every_file_with_exact_columns(result: CompareResult, tmp_path: Path) -> None:
     written = write_compare_outputs(result, tmp_path / "out")
-    expected = {"summary.csv", "per_org.csv", "machines.csv", "utility.png", "report.json",
+    expected = {"summary.csv", "per_org.csv", "machines.csv", "organizations.csv", "utility.png", "report.json",
                 *(f"{name}/schedule.csv" for name in POLICIES), *(f"{name}/jobs.csv" for name in POLICIES)}
     assert set(written) == expected
     assert all(path == tmp_path / "out" / key and path.is_file() for key, path in written.items())

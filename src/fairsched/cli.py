@@ -73,7 +73,8 @@ OrgMap = Annotated[Path | None, typer.Option("--org-map", rich_help_panel=_SCENA
                                              help="CSV file mapping ids to organizations (overrides the random "
                                                   "spread); see docs/usage.md.")]
 Machines = Annotated[int | None, typer.Option("--machines", min=1, rich_help_panel=_SCENARIO,
-                                              help="Total machines m. Default: the trace's MaxProcs.")]
+                                              help="Total machines m. Default: the whole trace's MaxProcs "
+                                                   "header, else its widest job (before any window).")]
 Split = Annotated[str | None, typer.Option("--split", rich_help_panel=_SCENARIO,
                                            help="How machines are split: even, uniform, zipf, or a comma-separated "
                                                 "list of counts (one per organization). Default: zipf for the "
@@ -146,7 +147,7 @@ def compare(
 ) -> None:
     """Compare online policies on one scenario: Delta psi / p_tot against the reference (SPAA'13 Sec. 6.3)."""
     from fairsched.online import experiment as online_experiment
-    from fairsched.report.online import compare_renderable, to_json
+    from fairsched.report.online import compare_renderable, organizations_table, to_json
 
     config = online_experiment.Config(trace=trace, orgs=orgs, orgs_by=orgs_by, org_map=org_map, machines=machines,
                                       split=split, zipf_s=zipf_s, window_start=window_start,
@@ -159,7 +160,8 @@ def compare(
         result = run.compare
         skipped = _skipped_notes(result.read_report) + _idle_org_notes(result.scenario)
         outputs = _deliver(out, stage, run.write, title="fairsched compare", config=config, seed=seed,
-                           renderable=compare_renderable(result), warnings=skipped)
+                           renderable=compare_renderable(result), warnings=skipped,
+                           tables=[organizations_table(result)])
     _echo_notes(skipped)
     if as_json:
         _emit_json(to_json(result, outputs))
@@ -392,11 +394,17 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
 def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/spaa13"),
+                             executor: Executor = "local", scheduler: Scheduler = None,
                              as_json: Json = False) -> None:
-    """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table."""
+    """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table.
+
+    The windows run as sweeps kept in OUT/sweep: a rerun resumes where an interrupted one stopped.
+    """
     from fairsched.replicate import spaa13
 
-    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
+    config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
+                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _replicate_online(spaa13.run, config, "SPAA'13 Sec. 6.3: Δψ/p_tot mean (std), ours vs the paper", as_json)
 
 
@@ -405,7 +413,7 @@ def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json:
     from fairsched.report.online import replication_table
 
     _prepare_out(config.out_dir)
-    with _progress(enabled=not as_json) as progress:
+    with _interruptible(), _progress(enabled=not as_json) as progress:
         result = run(config, progress=progress)
     if as_json:
         _emit_json(ppam13.to_json(result))  # ppam13 and spaa13 share the row schema
@@ -670,9 +678,9 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version, 
 
 def _deliver(out: Path | None, stage: Path | None, write: Callable[[Path], dict[str, Path]], *, title: str,
              config: Any, seed: int | None = None, renderable: Any = None, notes: Sequence[str] = (),
-             warnings: Sequence[str] = ()) -> dict[str, Path]:
-    """Write a command's files into `stage` (the staged `out`, `_output`) with its report.html; return the files'
-    final paths. Nothing happens without --out."""
+             warnings: Sequence[str] = (), tables: Sequence[Any] = ()) -> dict[str, Path]:
+    """Write a command's files into `stage` (the staged `out`, `_output`) with its report.html (`tables`, of
+    `fairsched.report.html.Table`, come first); return the files' final paths. Nothing happens without --out."""
     if out is None or stage is None:
         return {}
     from fairsched.report.html import REPORT_FILE, command_line, output_report, write_report_html
@@ -686,7 +694,7 @@ def _deliver(out: Path | None, stage: Path | None, write: Callable[[Path], dict[
     text = [("Terminal output", _plain_text(renderable))] if renderable is not None else []
     command = command_line(_ARGV.get()) if _ARGV.get() else _rebuilt_command(title, config, seed, out)
     page = output_report(stage, title=title, command=command, config=settings, text=text, notes=notes,
-                         warnings=warnings)
+                         warnings=warnings, tables=tables)
     write_report_html(page, stage)
     return {**{name: out / path.relative_to(stage) for name, path in written.items()},
             REPORT_FILE: out / REPORT_FILE}

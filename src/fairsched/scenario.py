@@ -21,7 +21,7 @@ with cooperative game theory", PPAM 2013, LNCS 8385, Sec. 5.1.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -40,6 +40,9 @@ RELEASE = "release"                  # int64 seconds since the scenario's time o
 PROCESSING_TIME = "processing_time"  # int64 seconds, >= 1; never shown to non-clairvoyant policies
 COPIES = "copies"                    # sequential copies of this job (a parallel job on q processors -> q)
 SCENARIO_COLUMNS = (JOB, ORG, RELEASE, PROCESSING_TIME, COPIES)
+# Columns of Scenario.members: the id (user, group, queue or job number: Scenario.orgs_by), its organization, and
+# what it submitted: jobs (rows), sequential jobs (copies) and work (sum of processing_time * copies).
+MEMBER_COLUMNS = ("org", "id", "jobs", "sequential_jobs", "work")
 
 # The papers (PPAM'13 Sec. 5.1, SPAA'13 Sec. 6.2) split machines "following Zipf" without an exponent; ours is
 # TPDS'11 Sec. 7.1's s = 1.4267 (the share of virtual organizations in grid logs), borrowed for want of theirs.
@@ -60,6 +63,9 @@ class Scenario:
     time_origin : trace time (s) that became time 0.
     seed : the seed the scenario was built from.
     source : description of the workload.
+    orgs_by : what formed the organizations (``"user"``, ``"group"``, ``"queue"``, ``"job"``); "" when hand-made.
+    members : who makes up each organization (`MEMBER_COLUMNS`, one row per distinct id that submitted a job,
+        sorted by org then id), or None when hand-made. Organizations without a row submit no job.
     """
 
     jobs: pd.DataFrame
@@ -69,6 +75,8 @@ class Scenario:
     time_origin: float = 0.0
     seed: int = 0
     source: str = ""
+    orgs_by: str = ""
+    members: pd.DataFrame | None = field(default=None, compare=False)
 
     @property
     def n_machines(self) -> int:
@@ -185,7 +193,25 @@ def build_scenario(workload: Workload, *, n_orgs: int = 5, orgs_by: OrgsBy = "us
     frame, origin = _scenario_jobs(jobs, org, time_origin, where)
     owner = np.repeat(np.arange(n_orgs, dtype=np.int64), counts)
     return Scenario(jobs=frame, machine_owner=owner, n_orgs=int(n_orgs), horizon=horizon, time_origin=origin,
-                    seed=int(seed), source=workload.source)
+                    seed=int(seed), source=workload.source, orgs_by=orgs_by,
+                    members=_members(ids, org, jobs[PROCESSORS].to_numpy(dtype=np.int64),
+                                     np.ceil(jobs["run_time"].to_numpy(dtype=np.float64)).astype(np.int64)))
+
+
+def _members(ids: np.ndarray, org: np.ndarray, copies: np.ndarray, processing_time: np.ndarray) -> pd.DataFrame:
+    """`Scenario.members`: one row per distinct id, with what its jobs add up to (every id joins one org)."""
+    unique, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+
+    def total(values: np.ndarray) -> np.ndarray:
+        sums = np.zeros(unique.size, dtype=np.int64)
+        np.add.at(sums, inverse, values)  # exact int64 sums
+        return sums
+
+    frame = pd.DataFrame({"org": np.asarray(org, dtype=np.int64)[first], "id": unique.astype(np.int64),
+                          "jobs": total(np.ones_like(inverse)), "sequential_jobs": total(copies),
+                          "work": total(copies * processing_time)})
+    return frame.sort_values(["org", "id"], kind="stable").reset_index(drop=True)
 
 
 def _is_int(value: object) -> bool:
@@ -297,19 +323,43 @@ def _orgs_from_map(ids: np.ndarray, mapping: dict[int, int], path: str | Path, k
 def _machine_counts(workload: Workload, n_machines: int | None, n_orgs: int, split: str | Sequence[int],
                     zipf_s: float, seed: int) -> np.ndarray:
     """m from the options (explicit split, else n_machines, else MaxProcs, else the widest job), then split."""
-    if n_machines is None and _explicit_counts(split) is None:
-        n_machines = _default_machines(workload)
+    n_machines, _ = resolve_machines(workload, n_machines, split)
     return split_machines(n_machines, n_orgs, split, zipf_s=zipf_s, rng=stream(seed, STAGE_MACHINES))
 
 
-def _default_machines(workload: Workload) -> int:
+def resolve_machines(workload: Workload, n_machines: int | None,
+                     split: str | Sequence[int]) -> tuple[int | None, str]:
+    """m for `split_machines` and the rule that gave it, as a phrase for reports ("the MaxProcs header of ...").
+
+    A given `n_machines` wins; else explicit `split` counts define m (None is returned: `split_machines` sums
+    them); else `default_machines` of `workload`.
+    """
+    if n_machines is not None:
+        return n_machines, "given"
+    if _explicit_counts(split) is not None:
+        return None, "the sum of the split counts"
+    return default_machines(workload)
+
+
+def default_machines(workload: Workload) -> tuple[int, str]:
+    """m when none is given, and the rule that gave it: the header's ``MaxProcs``, else the widest job.
+
+    Pass the whole trace, not a window of it: a window's widest job says little about the machine (a window of
+    METACENTRUM holds 2-processor jobs only, while the machine has 60), so ``compare`` takes m from the whole
+    trace before it cuts the window (`fairsched.online.experiment.prepare_scenario`).
+
+    >>> import pandas as pd
+    >>> default_machines(Workload(jobs=pd.DataFrame({"processors": [1, 4, 2]}), source="x.swf"))
+    (4, 'the widest job of x.swf (no MaxProcs header)')
+    """
     header = workload.header_int("MaxProcs")
+    where = workload.source or "the workload"
     if header is not None and header > 0:
-        return header
+        return header, f"the MaxProcs header of {where}"
     processors = workload.jobs[PROCESSORS].to_numpy(dtype=np.float64)
     widest = np.nanmax(processors) if processors.size else np.nan
     if np.isfinite(widest) and widest >= 1:
-        return int(widest)
+        return int(widest), f"the widest job of {where} (no MaxProcs header)"
     raise ConfigError(f"{workload.source or 'the workload'}: the number of machines is unknown (no MaxProcs "
                       "header, no job with processors >= 1); pass n_machines (--machines)")
 

@@ -51,7 +51,14 @@ from fairsched.online.engine import OnlineResult, simulate
 from fairsched.online.metrics import FairnessComparison
 from fairsched.online.policies import get_policy
 from fairsched.online.validate import validate_online_schedule
-from fairsched.scenario import DEFAULT_ZIPF_S, ORG_ID_COLUMNS, Scenario, build_scenario, describe
+from fairsched.scenario import (
+    DEFAULT_ZIPF_S,
+    ORG_ID_COLUMNS,
+    Scenario,
+    build_scenario,
+    describe,
+    resolve_machines,
+)
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.swf import read_swf
@@ -62,6 +69,9 @@ DEFAULT_POLICIES: tuple[str, ...] = ("roundrobin", "fairshare", "utfairshare", "
                                      "rand")
 DEFAULT_REF_MAX_ORGS = 12
 FALLBACK_REFERENCE = "directcontr"
+
+# The scenario's rules for m, in the words of the command's flags.
+_MACHINES_RULES = {"given": "--machines", "the sum of the split counts": "the --split counts"}
 
 # Short names accepted wherever a policy is named (CLI flags, CompareConfig); the registry holds the full names.
 POLICY_ALIASES: dict[str, str] = {"rr": "roundrobin"}
@@ -240,6 +250,8 @@ class CompareResult:
     elapsed_s : wall-clock seconds of the whole experiment.
     read_report : what reading the trace did (None for generated or hand-made scenarios).
     clean_report : what cleaning dropped (None for hand-made scenarios).
+    machines_rule : where m came from, as a phrase ("the MaxProcs header of ...", "the widest job of ... (no
+        MaxProcs header)", "--machines", "the --split counts"); "" for hand-made scenarios.
     """
 
     config: CompareConfig
@@ -252,6 +264,7 @@ class CompareResult:
     elapsed_s: float
     read_report: ReadReport | None = None
     clean_report: CleanReport | None = None
+    machines_rule: str = ""
 
     @property
     def reference_outcome(self) -> PolicyOutcome:
@@ -265,6 +278,7 @@ class PreparedScenario:
     scenario: Scenario
     read_report: ReadReport | None
     clean_report: CleanReport
+    machines_rule: str = ""
 
 
 def run_compare(config: CompareConfig, *, progress: ProgressCallback | None = None) -> CompareResult:
@@ -295,7 +309,7 @@ def run_compare(config: CompareConfig, *, progress: ProgressCallback | None = No
     later = None if progress is None else lambda description, done, _: progress(description, done + 1, n_steps)
     result = compare_scenario(prepared.scenario, config, progress=later)
     return replace(result, read_report=prepared.read_report, clean_report=prepared.clean_report,
-                   elapsed_s=time.perf_counter() - started)
+                   machines_rule=prepared.machines_rule, elapsed_s=time.perf_counter() - started)
 
 
 def prepare_scenario(config: CompareConfig) -> PreparedScenario:
@@ -306,6 +320,8 @@ def prepare_scenario(config: CompareConfig) -> PreparedScenario:
     """
     workload, read_report = _load_workload(config)
     cleaned, clean_report = clean(workload)
+    # m comes from the whole trace, before windowing: a window's widest job says little about the machine.
+    machines, machines_rule = resolve_machines(cleaned, config.machines, effective_split(config))
     workload = cleaned
     if config.window_start is not None or config.window_length is not None:
         workload = window(cleaned, start=config.window_start, length=config.window_length)
@@ -315,10 +331,11 @@ def prepare_scenario(config: CompareConfig) -> PreparedScenario:
         workload = compress_arrivals(workload, config.release_scale, origin=config.window_start)
     horizon = None if config.window_length is None else int(np.ceil(config.window_length))
     scenario = build_scenario(
-        workload, n_orgs=config.orgs, orgs_by=config.orgs_by, org_map=config.org_map, n_machines=config.machines,
+        workload, n_orgs=config.orgs, orgs_by=config.orgs_by, org_map=config.org_map, n_machines=machines,
         split=effective_split(config), zipf_s=config.zipf_s, seed=config.seed, time_origin=config.window_start,
         horizon=horizon)
-    return PreparedScenario(scenario=scenario, read_report=read_report, clean_report=clean_report)
+    return PreparedScenario(scenario=scenario, read_report=read_report, clean_report=clean_report,
+                            machines_rule=_MACHINES_RULES.get(machines_rule, machines_rule))
 
 
 def effective_reference(config: CompareConfig, n_orgs: int) -> str:

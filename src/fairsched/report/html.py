@@ -132,16 +132,16 @@ def command_line(argv: Sequence[str], program: str = "fairsched") -> str:
 
 def output_report(out_dir: str | Path, *, title: str, command: str, summary: str = "",
                   config: Mapping[str, Any] | None = None, text: Sequence[tuple[str, str]] = (),
-                  notes: Sequence[str] = (), warnings: Sequence[str] = ()) -> Report:
-    """The page of a finished ``--out`` directory: every small CSV file as a table, every figure inlined, every
-    file linked.
+                  notes: Sequence[str] = (), warnings: Sequence[str] = (), tables: Sequence[Table] = ()) -> Report:
+    """The page of a finished ``--out`` directory: `tables` first, then every small CSV file as a table, every
+    figure inlined, every file linked.
 
     A CSV file becomes a table when it has at most `MAX_PAGE_CSV_ROWS` rows and `MAX_PAGE_CSV_COLUMNS` columns
     (summaries, per-organization tables); longer or wider ones (schedules, Batsim exports) are only linked.
     """
     out = Path(out_dir)
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != REPORT_FILE)
-    tables = []
+    tables = list(tables)
     for name in files:
         if name.endswith(".csv"):
             table = _csv_table(out / name, name)

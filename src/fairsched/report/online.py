@@ -19,6 +19,9 @@ Layout of ``DIR`` (`write_compare_outputs`), each file written atomically (compl
 * ``<policy>/jobs.csv``  the same schedule as Batsim's job output, readable by evalys
   (`fairsched.report.batsim.online_jobs_frame`: one Batsim job per sequential job, on its machine).
 * ``machines.csv``  ``machine,org``: who owns each machine.
+* ``organizations.csv``  who makes up each organization (`organizations_frame`): one row per (organization,
+  user / group / queue id) with the machines the organization contributes, its share of the machines, and the
+  jobs, sequential jobs and work the id submitted; an organization that submits no job has one row, its id empty.
 * ``utility.png``   `utility_figure`.
 * ``report.json``   `to_json`, with the paths of all the files above; written last, so its presence means the
   directory is complete.
@@ -46,12 +49,12 @@ from fairsched.online.engine import SCHEDULE_COLUMNS
 from fairsched.online.experiment import CompareResult, PolicyOutcome, effective_split
 from fairsched.report.batsim import online_jobs_frame, safe_workload_name
 from fairsched.report.export import DPI, write_csv
+from fairsched.report.html import Table as HtmlTable
 from fairsched.report.tables import fmt_number, fmt_value, jsonable
+from fairsched.scenario import MEMBER_COLUMNS
 
 # Above this many organizations the per-organization table would be too wide to read: only its extremes are shown.
-# Above this many organizations the per-organization table would be too wide to read: only its extremes are shown.
 MAX_ORG_COLUMNS = 12
-# Beyond this many organizations, tick labels are thinned out so that they stay legible.
 # Beyond this many organizations, tick labels are thinned out so that they stay legible.
 MAX_LABELLED_ORGS = 24
 
@@ -60,7 +63,8 @@ def to_json(result: CompareResult, outputs: Mapping[str, Path] | None = None) ->
     """The JSON document of a compare run (``fairsched compare --json`` and ``report.json``).
 
     Keys: ``fairsched_version, model, reference, seed, t_end, p_tot, elapsed_s, config, scenario, workload,
-    policies, outputs``. ``policies.<name>`` holds ``psi`` (one int per organization, at t_end),
+    policies, outputs``. ``scenario`` is `fairsched.scenario.describe` plus ``machines_rule`` (where m came from).
+    ``policies.<name>`` holds ``psi`` (one int per organization, at t_end),
     ``delta_psi``, ``delta_psi_over_ptot``, ``per_org_deviation`` (psi_u - psi*_u, exact ints),
     ``per_org_deviation_over_ptot`` ((psi_u - psi*_u) / p_tot),
     ``mean_wait``, ``utilization``, ``jobs_started``, ``run_time_s`` and ``is_reference``. Non-finite floats
@@ -75,7 +79,7 @@ def to_json(result: CompareResult, outputs: Mapping[str, Path] | None = None) ->
         "p_tot": int(result.p_tot),
         "elapsed_s": result.elapsed_s,
         "config": _config_json(result),
-        "scenario": result.scenario_summary,
+        "scenario": {**result.scenario_summary, "machines_rule": result.machines_rule},
         "workload": _workload_json(result),
         "policies": {name: _policy_json(outcome, result) for name, outcome in result.policies.items()},
         "outputs": {key: str(path) for key, path in (outputs or {}).items()},
@@ -105,6 +109,8 @@ def scenario_table(result: CompareResult) -> Table:
     if result.clean_report is not None:
         rows["cleaning"] = "; ".join(line.strip() for line in result.clean_report.lines())
     rows.update({key: fmt_value(value) for key, value in result.scenario_summary.items() if key != "source"})
+    if result.machines_rule:
+        rows["machines from"] = result.machines_rule
     rows["t_end"] = f"{result.t_end:,} s"
     rows["p_tot (reference)"] = f"{result.p_tot:,} unit parts of work"
     rows["seed"] = str(result.config.seed)
@@ -288,6 +294,7 @@ def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[st
 
     put("summary.csv", summary_frame(result))
     put("per_org.csv", per_org_frame(result))
+    put("organizations.csv", organizations_frame(result))
     put("machines.csv", pd.DataFrame({"machine": np.arange(result.scenario.n_machines, dtype=np.int64),
                                       "org": np.asarray(result.scenario.machine_owner, dtype=np.int64)}))
     for name, outcome in result.policies.items():
@@ -301,6 +308,48 @@ def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[st
         json.dump(to_json(result, outputs=written), handle, indent=2)
         handle.write("\n")
     return written
+
+
+def organizations_frame(result: CompareResult) -> pd.DataFrame:
+    """Who makes up each organization (``organizations.csv``), sorted by org then id.
+
+    Columns: ``org, machines, machine_share`` (of all m machines), ``member`` (``user``, ``group``, ``queue`` or
+    ``job``: what formed the organizations), ``id`` (the trace's id), ``jobs``, ``sequential_jobs`` (a job on q
+    processors counts q) and ``work`` (machine-seconds) of the id's jobs in the simulated window. An organization
+    without jobs has one row with ``member`` and ``id`` empty and zero jobs; so does every organization of a
+    hand-made scenario, which has no ids.
+    """
+    scenario = result.scenario
+    machines = scenario.machines_per_org
+    orgs = pd.DataFrame({"org": np.arange(scenario.n_orgs, dtype=np.int64), "machines": machines,
+                         "machine_share": machines / max(int(machines.sum()), 1)})
+    members = scenario.members if scenario.members is not None else pd.DataFrame(
+        {name: pd.Series(dtype=np.int64) for name in MEMBER_COLUMNS})
+    frame = orgs.merge(members.assign(member=scenario.orgs_by), on="org", how="left", sort=True)
+    frame["id"] = frame["id"].astype("Int64")  # empty, not NaN, for an organization without jobs
+    for name in ("jobs", "sequential_jobs", "work"):
+        frame[name] = frame[name].fillna(0).astype(np.int64)
+    frame["member"] = frame["member"].fillna("")
+    return frame.loc[:, ["org", "machines", "machine_share", "member", "id", "jobs", "sequential_jobs", "work"]]
+
+
+def organizations_table(result: CompareResult, *, max_ids: int = 10) -> HtmlTable:
+    """report.html's "Organizations" table: one row per organization, its first `max_ids` ids by jobs."""
+    frame = organizations_frame(result)
+    rows = []
+    for org, group in frame.groupby("org", sort=True):
+        members = group[group["member"] != ""].sort_values(["jobs", "id"], ascending=[False, True])
+        shown = [f"{row.member} {row.id} ({row.jobs:,})" for row in members.head(max_ids).itertuples()]
+        if len(members) > max_ids:
+            shown.append(f"… {len(members) - max_ids:,} more in organizations.csv")
+        first = group.iloc[0]
+        rows.append((int(org), int(first["machines"]), f"{first['machine_share']:.1%}", len(members),
+                     int(group["jobs"].sum()), int(group["work"].sum()), "; ".join(shown) or "no job"))
+    return HtmlTable("Organizations", ("org", "machines", "machine share", "ids", "jobs", "work (machine-s)",
+                                       "ids with the most jobs (jobs)"), rows,
+                     note=f"Machines: {result.machines_rule or 'given'} ({result.scenario.n_machines:,}). Ids are "
+                          f"{result.scenario.orgs_by or 'not known (hand-made scenario)'} ids of the trace, "
+                          "spread at random over the organizations unless --org-map names them.")
 
 
 def summary_frame(result: CompareResult) -> pd.DataFrame:
