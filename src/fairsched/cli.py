@@ -270,7 +270,8 @@ def backfill_command(
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_names(fairness),
                                         skip_bad_records=skip_bad_records)
     with _output(out) as stage:
-        run = backfill_experiment.run(config, 0)
+        with _progress(enabled=not as_json) as progress:
+            run = backfill_experiment.run(config, 0, progress=progress)
         report = run.report
         skipped = _skipped_notes(report.read_report)
         outputs = _deliver(out, stage, run.write, title="fairsched backfill", config=config,
@@ -317,7 +318,8 @@ def unfairness_fst_command(
         raise ConfigError(f"--kind {kind!r}: choose one of {', '.join(_FST_KINDS)}")
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_FST_KINDS[kind],
                                         skip_bad_records=skip_bad_records)
-    report = backfill_experiment.run(config, 0).report
+    with _progress(enabled=not as_json) as progress:
+        report = backfill_experiment.run(config, 0, progress=progress).report
     if as_json:
         _emit_json(backfill_json(report))
     else:

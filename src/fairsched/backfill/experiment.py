@@ -23,6 +23,7 @@ names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the or
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -173,9 +174,7 @@ class Result:
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
     """Run ``fairsched backfill`` with `config` (`run_backfill`); `seed` is recorded (the model is deterministic)."""
-    if progress is not None:
-        progress(f"simulating {config.order} × {config.backfill}", 0, 1)
-    return Result(config=config, seed=seed, report=run_backfill(config.backfill_config()))
+    return Result(config=config, seed=seed, report=run_backfill(config.backfill_config(), progress=progress))
 
 
 @dataclass(frozen=True)
@@ -214,11 +213,12 @@ class BackfillReport:
         return int(self.result.jobs.n_processors)
 
 
-def run_backfill(config: BackfillConfig) -> BackfillReport:
+def run_backfill(config: BackfillConfig, *, progress: ProgressCallback | None = None) -> BackfillReport:
     """Run the whole pipeline of the module docstring (steps 1–5) on ``config.trace``.
 
     Implements the JSSPP'05 §4 set-up for one policy, measured with the §3 metrics. Names (order, rule, metrics)
-    are checked before the trace is read, so a typo fails at once.
+    are checked before the trace is read, so a typo fails at once. `progress` is told each step
+    (`backfill_workload`).
 
     Raises
     ------
@@ -230,16 +230,21 @@ def run_backfill(config: BackfillConfig) -> BackfillReport:
     check_config(config)
     if config.trace is None:
         raise ConfigError("no trace given: pass --trace FILE (an SWF file, .swf or .swf.gz)")
+    if progress is not None:
+        progress(f"reading {Path(config.trace).name}", 0, 1)
     workload = read_swf(Path(config.trace), skip_bad_records=config.skip_bad_records)
-    report = backfill_workload(workload, config)
+    report = backfill_workload(workload, config, progress=progress)
     return replace(report, read_report=workload.read_report, elapsed_s=time.perf_counter() - started)
 
 
-def backfill_workload(workload: Workload, config: BackfillConfig) -> BackfillReport:
+def backfill_workload(workload: Workload, config: BackfillConfig, *,
+                      progress: ProgressCallback | None = None) -> BackfillReport:
     """Steps 1 (cleaning) to 5 on a workload already in memory; ``config.trace`` is ignored.
 
     Cost: O(n log n) for the preparation, one simulation, and the fairness metrics asked for (strict / relaxed
-    FST: one what-if simulation per job, each stopped as soon as its job has started).
+    FST: one what-if simulation per job, each stopped as soon as its job has started). `progress` is called as
+    ``progress(description, done, total)`` before the simulation (0 of 1) and during each FST measure (jobs
+    done of all jobs).
     """
     started = time.perf_counter()
     check_config(config)
@@ -247,6 +252,8 @@ def backfill_workload(workload: Workload, config: BackfillConfig) -> BackfillRep
     prepared, clean_report, loads = prepare_workload(workload, config, processors)
     jobs = jobs_from_workload(prepared, n_processors=processors)
     order, rule = get_order(config.order), get_backfill(config.backfill)
+    if progress is not None:
+        progress(f"simulating {order.name} × {rule.name}", 0, 1)
     tick = time.perf_counter()
     result = simulate(jobs, order=order, backfill=rule)
     timings = {"simulate": time.perf_counter() - tick}
@@ -255,7 +262,7 @@ def backfill_workload(workload: Workload, config: BackfillConfig) -> BackfillRep
     if config.validate:
         validate_backfill_schedule(result.schedule, jobs, order=order.name, backfill=rule.name)
     tick = time.perf_counter()
-    per_job, unfairness = measure_fairness(result, config.fairness)
+    per_job, unfairness = measure_fairness(result, config.fairness, progress=progress)
     timings["fairness"] = time.perf_counter() - tick
     return BackfillReport(config=config, workload=prepared, result=result,
                           metrics=summary(result.schedule, processors), fairness=per_job, unfairness=unfairness,
@@ -284,12 +291,13 @@ def prepare_workload(workload: Workload, config: BackfillConfig,
     return prepared, clean_report, {"before": before, "after": after}
 
 
-def measure_fairness(result: BackfillResult,
-                     metrics: tuple[str, ...] | list[str]) -> tuple[pd.DataFrame | None, dict[str, Any]]:
+def measure_fairness(result: BackfillResult, metrics: tuple[str, ...] | list[str], *,
+                     progress: ProgressCallback | None = None) -> tuple[pd.DataFrame | None, dict[str, Any]]:
     """The per-job unfairness columns asked for (`FAIRNESS_METRICS`) and their summary (JSSPP'05 §3).
 
     Returns (None, {}) when `metrics` is empty. The FST what-ifs use the run's own order and rule (§3.1: "the
-    same policy"); resource equality needs only the schedule (§3.2).
+    same policy"); resource equality needs only the schedule (§3.2). `progress` is told the jobs done by each
+    FST measure (``progress("fair start times, strict", done, n_jobs)``).
     """
     wanted = {_metric_key(name) for name in metrics}
     asked = [name for name in FAIRNESS_METRICS if name in wanted]
@@ -301,7 +309,9 @@ def measure_fairness(result: BackfillResult,
     fst: dict[str, np.ndarray] = {}
     for kind in ("strict", "relaxed"):
         if f"fst-{kind}" in asked:
-            fst[kind] = fairness.fair_start_times(jobs, order=order, backfill=rule, kind=kind, schedule=schedule)
+            told = None if progress is None else functools.partial(progress, f"fair start times, {kind}")
+            fst[kind] = fairness.fair_start_times(jobs, order=order, backfill=rule, kind=kind, schedule=schedule,
+                                                  progress=told)
             columns[f"fst_{kind}"] = fst[kind]
     re_frame = None
     if "re" in asked:

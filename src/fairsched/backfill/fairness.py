@@ -20,7 +20,7 @@ after j's (each followed by its own pass) in the real run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -31,6 +31,8 @@ from fairsched.backfill.engine import BackfillSimulator
 from fairsched.backfill.jobs import BackfillJobs
 from fairsched.backfill.view import BackfillRule, QueueOrder
 from fairsched.errors import ConfigError
+
+PROGRESS_STEPS = 200  # `fair_start_times` reports progress this many times at most (every 0.5 %)
 
 FST_KINDS: tuple[str, ...] = ("strict", "relaxed")
 # Job width bins of JSSPP'05 Table 1 (processors); `_WIDTH_UPPER[k]` is the largest width in bin k.
@@ -43,7 +45,8 @@ RE_COLUMNS: tuple[str, ...] = ("job", "deserved", "consumed", "deficit")
 
 # -- fair start times (JSSPP'05 §3.1) ------------------------------------------------------------------------
 def fair_start_times(jobs: BackfillJobs, *, order: str | QueueOrder, backfill: str | BackfillRule,
-                     kind: Literal["strict", "relaxed"], schedule: pd.DataFrame | None = None) -> np.ndarray:
+                     kind: Literal["strict", "relaxed"], schedule: pd.DataFrame | None = None,
+                     progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """Fair start time of every job: its start if no later job had ever arrived (int64, in job order).
 
     Implements JSSPP'05 §3.1.1 (strict) and §3.1.2 (relaxed), Fig. 6 (``calcFST``). For job j, take the system
@@ -66,6 +69,8 @@ def fair_start_times(jobs: BackfillJobs, *, order: str | QueueOrder, backfill: s
     kind : ``strict`` or ``relaxed``.
     schedule : optional, the schedule of that run (``simulate(...).schedule``); the main run is then checked
         against it start for start, so that FSTs are never paired with another run's schedule.
+    progress : optional ``progress(jobs_done, n_jobs)``, called before the first what-if, then every
+        `PROGRESS_STEPS`-th of the jobs and at the end (a whole trace takes minutes).
 
     Returns
     -------
@@ -106,9 +111,14 @@ def fair_start_times(jobs: BackfillJobs, *, order: str | QueueOrder, backfill: s
     scratch = BackfillSimulator(jobs, order, backfill)  # one set of buffers reused by every what-if
     what_if = _strict_what_if if kind == "strict" else _relaxed_what_if
     fst = np.empty(jobs.n_jobs, dtype=np.int64)
+    every = max(1, jobs.n_jobs // PROGRESS_STEPS)
     for job in range(jobs.n_jobs):
+        if progress is not None and job % every == 0:
+            progress(job, jobs.n_jobs)
         sim.run(pause_before=job)  # the state at `job`'s arrival; pausing never changes the schedule
         fst[job] = what_if(sim, scratch, job)
+    if progress is not None:
+        progress(jobs.n_jobs, jobs.n_jobs)
     return fst
 
 

@@ -21,6 +21,7 @@ run one simulator per coalition in lockstep; `simulate` is the front door for on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -42,6 +43,7 @@ from fairsched.scenario import COPIES, JOB, ORG, PROCESSING_TIME, RELEASE, Scena
 #   machine  machine id (0-based; see `Scenario.machine_owner`)
 SCHEDULE_COLUMNS = ("job", "org", "release", "start", "end", "machine")
 
+PROGRESS_STEPS = 100  # `simulate` reports progress at most this many times (every 1 % of simulated time)
 _INT64_SAFE = 2**62
 _NO_MACHINES = np.empty(0, dtype=np.int64)  # headroom below 2**63 for the sums metrics take over organizations
 
@@ -244,12 +246,15 @@ class OnlineSimulator:
         return frame
 
 
-def simulate(scenario: Scenario, policy: OnlinePolicy, *, seed: int = 0) -> OnlineResult:
+def simulate(scenario: Scenario, policy: OnlinePolicy, *, seed: int = 0,
+             progress: Callable[[int, int], None] | None = None) -> OnlineResult:
     """Run `policy` on `scenario` and return the schedule and the utilities at t_end.
 
     Implements the online model of SPAA'13 Sec. 2 with utility psi_sp (Eq. (3)); decisions are asked for
     only at event times with a free machine and a waiting job (between events nothing changes).
     t_end is ``scenario.horizon`` when set (events after it are not simulated), else the last completion.
+    `progress`, if given, is called as ``progress(now, end)`` each time the simulated time passes another
+    `PROGRESS_STEPS`-th of [0, end] (end: the horizon, else the last release), for long runs such as REF's.
 
     Examples
     --------
@@ -270,7 +275,13 @@ def simulate(scenario: Scenario, policy: OnlinePolicy, *, seed: int = 0) -> Onli
     policy.reset(info, np.random.default_rng(seed))
     horizon = scenario.horizon
     name = getattr(policy, "name", type(policy).__name__)
+    end = int(horizon) if horizon is not None else int(scenario.jobs[RELEASE].max()) if len(scenario.jobs) else 0
+    step = max(1, end // PROGRESS_STEPS)
+    told = -1
     while sim.run_until_decision(horizon):
+        if progress is not None and sim.now // step > told:  # one integer comparison per decision
+            told = sim.now // step
+            progress(min(sim.now, end), end)
         sim.apply(policy.decide(sim.view()), name)
     t_end = sim.now if horizon is None else int(horizon)
     sim.advance_to(t_end)

@@ -27,7 +27,9 @@ replications and by `compare_scenario` on hand-made scenarios.
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -369,9 +371,11 @@ def compare_scenario(scenario: Scenario, config: CompareConfig, *,
     n_steps = len(names) + 1  # one per policy, then measuring
     runs: dict[str, tuple[OnlineResult, float]] = {}
     for done, name in enumerate(names):
+        told = None
         if progress is not None:
             progress(f"simulating {name}", done, n_steps)
-        runs[name] = _simulate_one(scenario, name, seed=config.seed, validate=config.validate)
+            told = functools.partial(_tell_simulated_time, progress, name, done, n_steps)
+        runs[name] = _simulate_one(scenario, name, seed=config.seed, validate=config.validate, progress=told)
     if progress is not None:
         progress("measuring", len(names), n_steps)
     t_end = _common_t_end(scenario, [result for result, _ in runs.values()])
@@ -441,10 +445,17 @@ def _no_jobs_message(cleaned: Workload, windowed: Workload, config: CompareConfi
             "--window-length within that span")
 
 
-def _simulate_one(scenario: Scenario, name: str, *, seed: int, validate: bool) -> tuple[OnlineResult, float]:
+def _tell_simulated_time(progress: ProgressCallback, name: str, done: int, n_steps: int, now: int,
+                         end: int) -> None:
+    """`compare_scenario`'s step, with how far the simulation of `name` has got (REF can take a minute)."""
+    progress(f"simulating {name}: {now / end if end else 1.0:.0%} of the simulated time", done, n_steps)
+
+
+def _simulate_one(scenario: Scenario, name: str, *, seed: int, validate: bool,
+                  progress: Callable[[int, int], None] | None = None) -> tuple[OnlineResult, float]:
     """Simulate one policy; return its result and the wall-clock seconds `simulate` took."""
     started = time.perf_counter()
-    result = simulate(scenario, get_policy(name), seed=seed)
+    result = simulate(scenario, get_policy(name), seed=seed, progress=progress)
     run_time = time.perf_counter() - started
     if validate:
         # No horizon: every copy of every job must appear, which t_end=None checks.
