@@ -15,7 +15,7 @@ import io
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -216,19 +216,37 @@ def audit_command(
 
 @trace_app.command("info")
 def trace_info_command(file: Annotated[Path, typer.Argument(dir_okay=False, help="SWF trace (.swf or .swf.gz).")],
-                       skip_bad_records: SkipBad = False, as_json: Json = False) -> None:
+                       skip_bad_records: SkipBad = False,
+                       out: Annotated[Path | None, typer.Option(file_okay=False, help="Write arrivals and "
+                                                                "wait-by-width figures, their CSV files, "
+                                                                "report.json and report.html into DIR.")] = None,
+                       as_json: Json = False) -> None:
     """Summarize a trace: jobs, span, users, machine size, load, what reading and cleaning would drop."""
     from fairsched.report.tables import trace_info_table
     from fairsched.workload.info import trace_info
     from fairsched.workload.swf import read_swf_columns
 
-    workload = read_swf_columns(file, skip_bad_records=skip_bad_records)  # neither pandas nor numba: starts fast
-    _echo_notes(_skipped_notes(workload.read_report))
-    info = trace_info(workload)
+    with _output(out) as stage:
+        workload = read_swf_columns(file, skip_bad_records=skip_bad_records)  # neither pandas nor numba: starts fast
+        info = trace_info(workload)
+        notes = _skipped_notes(workload.read_report)
+        outputs = _deliver(out, stage, lambda where: _trace_writer("write_trace_info_outputs")(
+                               info, workload.to_workload(), where),
+                           title="fairsched trace info", config={"file": file, "skip_bad_records": skip_bad_records},
+                           renderable=trace_info_table(info), warnings=notes)
+    _echo_notes(notes)
     if as_json:
-        _emit_json(info)
-    else:
-        _console().print(trace_info_table(info))
+        _emit_json({**info, "outputs": outputs} if out is not None else info)
+        return
+    _console().print(trace_info_table(info))
+    _last_line(out)
+
+
+def _trace_writer(name: str) -> Callable[..., dict[str, Path]]:
+    """A writer of `fairsched.report.trace`, imported only with --out (it imports matplotlib)."""
+    from fairsched.report import trace
+
+    return getattr(trace, name)
 
 
 @trace_app.command("fetch")
@@ -284,20 +302,31 @@ def backfill_command(
     _last_line(out)
 
 
+UnfairnessOut = Annotated[Path | None, typer.Option(file_okay=False, help="Write the per-job values, wait / "
+                                                    "slowdown / unfairness by width and arrivals figures, "
+                                                    "report.json and report.html into DIR.")]
+
+
 @unfairness_app.command("re")
 def unfairness_re_command(
     trace: Annotated[Path, typer.Argument(dir_okay=False, help="SWF trace (.swf or .swf.gz).")],
-    procs: Procs = None, skip_bad_records: SkipBad = False, as_json: Json = False,
+    procs: Procs = None, skip_bad_records: SkipBad = False, out: UnfairnessOut = None, as_json: Json = False,
 ) -> None:
     """Resource-equality unfairness of the trace's own schedule (start = submit + wait; JSSPP'05 Sec. 3.2)."""
     from fairsched.backfill.experiment import trace_resource_equality
     from fairsched.report.backfill import trace_unfairness_json, trace_unfairness_renderable
 
-    result = trace_resource_equality(trace, processors=procs, skip_bad_records=skip_bad_records)
+    with _output(out) as stage:
+        result = trace_resource_equality(trace, processors=procs, skip_bad_records=skip_bad_records)
+        outputs = _deliver(out, stage, lambda where: _trace_writer("write_trace_unfairness_outputs")(result, where),
+                           title="fairsched unfairness re", config={"trace": trace, "procs": procs,
+                                                                    "skip_bad_records": skip_bad_records},
+                           renderable=trace_unfairness_renderable(result))
     if as_json:
-        _emit_json(trace_unfairness_json(result))
-    else:
-        _console().print(trace_unfairness_renderable(result))
+        _emit_json({**trace_unfairness_json(result), **({"outputs": outputs} if out is not None else {})})
+        return
+    _console().print(trace_unfairness_renderable(result))
+    _last_line(out)
 
 
 @unfairness_app.command("fst")
@@ -307,7 +336,7 @@ def unfairness_fst_command(
     load: Load = None, load_by: LoadBy = _BF_DEFAULT.load_by, window_start: WindowStart = None,
     window_length: WindowLength = None, first: First = None,
     kind: Annotated[str, typer.Option(help="strict, relaxed or both (JSSPP'05 Sec. 3.1.1-3.1.2).")] = "both",
-    skip_bad_records: SkipBad = False, as_json: Json = False,
+    skip_bad_records: SkipBad = False, out: UnfairnessOut = None, as_json: Json = False,
 ) -> None:
     """Fair-start-time unfairness of the schedule the policy gives on TRACE (JSSPP'05 Sec. 3.1)."""
     from fairsched.backfill import experiment as backfill_experiment
@@ -318,12 +347,17 @@ def unfairness_fst_command(
         raise ConfigError(f"--kind {kind!r}: choose one of {', '.join(_FST_KINDS)}")
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_FST_KINDS[kind],
                                         skip_bad_records=skip_bad_records)
-    with _progress(enabled=not as_json) as progress:
-        report = backfill_experiment.run(config, 0, progress=progress).report
+    with _output(out) as stage:
+        with _progress(enabled=not as_json) as progress:
+            report = backfill_experiment.run(config, 0, progress=progress).report
+        outputs = _deliver(out, stage, lambda where: _trace_writer("write_fst_outputs")(report, where),
+                           title="fairsched unfairness fst", config=config,
+                           renderable=unfairness_table(report.unfairness))
     if as_json:
-        _emit_json(backfill_json(report))
-    else:
-        _console().print(unfairness_table(report.unfairness))
+        _emit_json(backfill_json(report, outputs))
+        return
+    _console().print(unfairness_table(report.unfairness))
+    _last_line(out)
 
 
 Executor = Annotated[str, typer.Option(help="Where cells run: local (processes) or dask.")]
@@ -692,7 +726,8 @@ def _deliver(out: Path | None, stage: Path | None, write: Callable[[Path], dict[
     if marker.is_file():  # its `outputs` name the staged paths: name the final ones
         staged, final = (json.dumps(str(path))[1:-1] for path in (stage, out))
         marker.write_text(marker.read_text(encoding="utf-8").replace(staged, final), encoding="utf-8")
-    settings = {**(asdict(config) if config is not None else {}), **({} if seed is None else {"seed": seed})}
+    values = asdict(config) if is_dataclass(config) else dict(config or {})
+    settings = {**values, **({} if seed is None else {"seed": seed})}
     text = [("Terminal output", _plain_text(renderable))] if renderable is not None else []
     command = command_line(_ARGV.get()) if _ARGV.get() else _rebuilt_command(title, config, seed, out)
     page = output_report(stage, title=title, command=command, config=settings, text=text, notes=notes,
@@ -719,7 +754,7 @@ def _rebuilt_command(title: str, config: Any, seed: int | None, out: Path) -> st
     from dataclasses import fields
 
     words = title.split()
-    for field in fields(config):
+    for field in fields(config) if is_dataclass(config) else ():
         value = getattr(config, field.name)
         if value == field.default or not field.init:
             continue

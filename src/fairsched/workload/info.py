@@ -8,6 +8,8 @@ fill in or skip, and what `fairsched.workload.clean.clean` would drop.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from fairsched.errors import ConfigError
@@ -15,6 +17,9 @@ from fairsched.workload.clean import clean_report
 from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.schema import MISSING, PROCESSORS
 from fairsched.workload.transform import offered_load, sequential_count
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SECONDS_PER_DAY = 86_400.0
 
@@ -134,3 +139,38 @@ def _header(workload: Workload | WorkloadColumns) -> dict[str, str]:
         if values:
             out[key] = "; ".join(values)
     return out
+
+
+def recorded_waits(workload: Workload) -> pd.DataFrame:
+    """The jobs whose trace records a wait and a run time (both >= 0, run > 0) and processors >= 1:
+    ``submit, wait, run, procs`` in trace order, for the waits-by-width figure of ``trace info --out``."""
+    import pandas as pd  # here: `trace info` without --out never imports pandas
+
+    jobs = workload.jobs
+    wait = jobs["wait_time"].to_numpy(dtype=np.float64)
+    run = jobs["run_time"].to_numpy(dtype=np.float64)
+    procs = jobs[PROCESSORS].to_numpy(dtype=np.int64)
+    keep = (wait >= 0) & (run > 0) & (procs >= 1)
+    return pd.DataFrame({"submit": jobs["submit_time"].to_numpy(dtype=np.float64)[keep], "wait": wait[keep],
+                         "run": run[keep], "procs": procs[keep]})
+
+
+def arrivals(submit: np.ndarray, work: np.ndarray, *, bin_seconds: float = SECONDS_PER_DAY) -> pd.DataFrame:
+    """Jobs and work (processor-seconds) submitted per time bin, from the first submit: ``day, jobs, work``.
+
+    ``day`` is the bin's start in days since the first submit; every bin up to the last submit has a row (quiet
+    days show as 0). O(n).
+
+    >>> arrivals(np.array([0.0, 10.0, 2 * 86400.0]), np.array([5.0, 1.0, 2.0])).to_numpy().tolist()
+    [[0.0, 2.0, 6.0], [1.0, 0.0, 0.0], [2.0, 1.0, 2.0]]
+    """
+    import pandas as pd
+
+    submit = np.asarray(submit, dtype=np.float64)
+    if submit.size == 0:
+        return pd.DataFrame({"day": [], "jobs": [], "work": []})
+    index = np.floor((submit - submit.min()) / bin_seconds).astype(np.int64)
+    n = int(index.max()) + 1
+    return pd.DataFrame({"day": np.arange(n) * bin_seconds / SECONDS_PER_DAY,
+                         "jobs": np.bincount(index, minlength=n).astype(np.int64),
+                         "work": np.bincount(index, weights=np.asarray(work, dtype=np.float64), minlength=n)})
