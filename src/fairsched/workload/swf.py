@@ -67,6 +67,12 @@ SWF files actually contain (at most 15 digits, so ``mantissa / 10**k`` is correc
 exponent, a ``+``, a wrong field count, garbage) goes to `_parse_record`, the slow per-field reference parser that
 decides and names the exact problem. RICC-2010-2 (447,794 records) reads in 0.6-0.9 s, of which about
 0.35 s is gunzip (``benchmarks/bench_read_swf.py``, best of 3, on a loaded 2-core machine).
+
+`read_swf_columns` swaps the kernel for its numpy twin (`fairsched.workload._swf_scan`: the same line kinds and
+the same float64 values, several times slower per byte) and returns numpy columns instead of a DataFrame, so that
+neither numba nor pandas is imported: importing them costs more than scanning LPC-EGEE, which is why
+``fairsched trace info`` uses it. Everything after the scan (the reference parser, the errors, the derived columns)
+is shared, so both readers give the same jobs and the same errors (tests/test_swf_columns.py).
 """
 
 from __future__ import annotations
