@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from fairsched.openshop.instance import OpenShopInstance
-from fairsched.replicate._networking20_ablations import Variant, _subset, run_variants, theorem3_table
+from fairsched.replicate._networking20_ablations import Variant, _subset, run_variants, slice_report, theorem3_table
 from tests.conftest import trace_path
 
 
@@ -42,3 +42,17 @@ def test_theorem3_counterexample() -> None:
     table = theorem3_table(seeds=40)
     assert set(table.optimum) == {"4 3 1"}
     assert set(table.pba) == {"4 3 1", "4 3 3"}  # PBA misses the optimum for some seeds, finds it for others
+
+
+def test_slice_report_accounts_for_every_job() -> None:
+    folder = trace_path("google-clusterdata-2011-2").parent
+    quantities, drops = slice_report(folder, parts=(0, 1))
+    rows = drops.set_index("rows")
+    dropped = rows[rows.index.str.startswith("dropped: ")]
+    assert rows.loc["seen", "jobs"] == rows.loc["kept", "jobs"] + dropped["jobs"].sum()
+    assert rows.loc["seen", "tasks"] == rows.loc["kept", "tasks"] + dropped["tasks"].sum()
+    assert rows.loc["merged", "tasks"] <= rows.loc["kept", "tasks"]
+    values = quantities.set_index("quantity")["value"]
+    assert values["parts"] == 2
+    by_priority = values[values.index.str.startswith("jobs of priority ")]
+    assert by_priority.sum() == rows.loc["kept", "jobs"]

@@ -20,10 +20,13 @@ from tests.test_sweep import parts, write_spec
 ROOT = Path(__file__).resolve().parents[1]  # `python -m` from here imports tests._toy_model
 
 
-def start_sweep(spec: Path, out: Path, *extra: str) -> subprocess.Popen[str]:
+def start_sweep(spec: Path, out: Path, *extra: str, session: bool = False) -> subprocess.Popen[str]:
+    """``fairsched sweep`` in a subprocess (in a session of its own with `session`, so that a signal can go to its
+    whole process group, as a terminal's Ctrl-C does)."""
     env = {**os.environ, "FAIRSCHED_TOY_SLEEP": "0.25"}
     return subprocess.Popen([sys.executable, "-m", "fairsched", "sweep", str(spec), "--out", str(out), *extra],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=session)
 
 
 def wait_for_parts(out: Path, n: int, process: subprocess.Popen[str], timeout: float = 60.0) -> None:
@@ -77,6 +80,28 @@ def test_interrupt_stops_within_seconds_and_leaves_no_process(tmp_path: Path, si
     _, stderr = process.communicate(timeout=10)
     assert time.monotonic() - sent < 10
     assert process.returncode == 130
+    done = len(parts(tmp_path / "out"))
+    assert stderr.strip().splitlines()[-1] == (f"interrupted: {done} of 32 cells done and kept; run `fairsched sweep "
+                                               f"{spec} --out {tmp_path / 'out'}` to resume")
+    assert_all_gone(tree, timeout=5)
+
+
+def test_ctrl_c_stops_a_dask_sweep_within_seconds_and_leaves_no_process(tmp_path: Path) -> None:
+    """``--executor dask`` (a LocalCluster): a terminal's Ctrl-C (SIGINT to the whole process group, workers
+    included) stops it within 10 s with exit code 130, the resume hint and no traceback, and no worker, nanny or
+    scheduler process is left (the nanny and the scheduler live in the main process, the workers are its
+    children)."""
+    spec = slow_spec(tmp_path)
+    process = start_sweep(spec, tmp_path / "out", "--executor", "dask", "--workers", "2", session=True)
+    wait_for_parts(tmp_path / "out", 2, process, timeout=120.0)
+    tree = descendants(process.pid)
+    assert len(tree) >= 2, f"expected the cluster's worker processes: {[p.cmdline() for p in tree]}"
+    sent = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=10)
+    assert time.monotonic() - sent < 10
+    assert process.returncode == 130
+    assert "Traceback" not in stderr, stderr
     done = len(parts(tmp_path / "out"))
     assert stderr.strip().splitlines()[-1] == (f"interrupted: {done} of 32 cells done and kept; run `fairsched sweep "
                                                f"{spec} --out {tmp_path / 'out'}` to resume")

@@ -593,18 +593,21 @@ def openshop_command(
 def replicate_networking20_command(
     quick: Annotated[bool, typer.Option(help="5 of the 10 parts of the Google slice; 50 random instances for the "
                                         "exact-reach table.")] = False,
-    traces: Traces = None, seed: Annotated[int, typer.Option("--seed", help="The one seed.")] = 0,
-    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go.")] = Path(
+    workers: Workers = 1, traces: Traces = None, seed: Annotated[int, typer.Option("--seed", help="The one seed.")] = 0,
+    out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and figures go; the settings' "
+                                      "results are kept in DIR/sweep, so a rerun resumes.")] = Path(
         "results/networking20"),
-    as_json: Json = False,
+    executor: Executor = "local", scheduler: Scheduler = None, as_json: Json = False,
 ) -> None:
     """Replicate Networking'20 Sec. VII on the Google slice: PBA vs SPTF, LUF, FIFO, offline and online."""
     from fairsched.replicate import networking20
     from fairsched.report.openshop import networking20_renderable, write_networking20_outputs
 
-    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed)
+    config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed, workers=workers,
+                                             executor=executor, scheduler=scheduler, store=out / "sweep",
+                                             resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _prepare_out(out)
-    with _progress(enabled=not as_json) as progress:
+    with _interruptible(), _progress(enabled=not as_json) as progress:
         result = networking20.run(config, progress=progress)
     outputs = write_networking20_outputs(result, out)
     if as_json:

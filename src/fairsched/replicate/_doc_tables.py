@@ -2,9 +2,10 @@
 
 A doc marks each generated table with ``<!-- table: NAME -->`` … ``<!-- /table -->``; `TABLES` maps NAME to a
 renderer ``f(data_dir) -> markdown`` that reads the CSV files a command wrote (each renderer's module says which
-command). ``python -m fairsched.replicate._doc_tables DOC...`` rewrites the blocks in place; the test suite
-(`tests/test_replication_doc_tables.py`) checks that every block equals its rendering, so no figure in a table
-is typed by hand.
+command). A number in the prose is marked inline, ``<!-- value: NAME -->6,760<!-- /value -->``, and rendered the
+same way by `VALUES` (NAME -> ``f(data_dir) -> text``). ``python -m fairsched.replicate._doc_tables DOC...``
+rewrites the blocks in place; the test suite (`tests/test_replication_doc_tables.py`) checks that every block
+equals its rendering, so no figure in a table or in a marked sentence is typed by hand.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from pathlib import Path
 from fairsched._io import atomic_write
 from fairsched.errors import ConfigError
 
-__all__ = ["BLOCK", "DATA_DIR", "TABLES", "fmt", "markdown_table", "render_blocks", "stale_blocks"]
+__all__ = ["BLOCK", "DATA_DIR", "TABLES", "VALUE", "VALUES", "fmt", "markdown_table", "render_blocks",
+           "stale_blocks"]
 
 DATA_DIR = Path("docs/replication/data")
 BLOCK = re.compile(r"(<!-- table: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
+VALUE = re.compile(r"(<!-- value: (?P<name>[\w.-]+) -->)(?P<body>[^<\n]*)(<!-- /value -->)")
 
 Renderer = Callable[[Path], str]
 
@@ -45,35 +48,43 @@ def fmt(value: float, digits: int = 2) -> str:
     return f"{value:,.{digits}f}"
 
 
-def _tables() -> dict[str, Renderer]:
+def _renderers(kind: str) -> dict[str, Renderer]:
     from fairsched.replicate import _jsspp05_ablations, _networking20_ablations, _tpds11_ablations
 
-    tables: dict[str, Renderer] = {}
+    renderers: dict[str, Renderer] = {}
     for module in (_networking20_ablations, _tpds11_ablations, _jsspp05_ablations):
-        tables.update(module.TABLES)
-    return tables
+        renderers.update(getattr(module, kind, {}))
+    return renderers
 
 
 TABLES: dict[str, Renderer] = {}
+VALUES: dict[str, Renderer] = {}
 
 
 def render_blocks(text: str, data_dir: Path = DATA_DIR) -> str:
-    """`text` with every table block replaced by its rendering from `data_dir`."""
-    tables = TABLES or _tables()
+    """`text` with every table block and every marked value replaced by its rendering from `data_dir`."""
+    for pattern, renderers, kind in ((BLOCK, TABLES or _renderers("TABLES"), "table"),
+                                     (VALUE, VALUES or _renderers("VALUES"), "value")):
+        def rebuild(match: re.Match[str], renderers: dict[str, Renderer] = renderers, kind: str = kind) -> str:
+            name = match.group("name")
+            if name not in renderers:
+                raise ConfigError(f"doc {kind} {name!r} has no renderer; known: {', '.join(sorted(renderers))}")
+            return match.group(1) + renderers[name](data_dir) + match.group(4)
 
-    def rebuild(match: re.Match[str]) -> str:
-        name = match.group("name")
-        if name not in tables:
-            raise ConfigError(f"doc table {name!r} has no renderer; known: {', '.join(sorted(tables))}")
-        return match.group(1) + tables[name](data_dir) + match.group(4)
-
-    return BLOCK.sub(rebuild, text)
+        text = pattern.sub(rebuild, text)
+    return text
 
 
 def stale_blocks(text: str, data_dir: Path = DATA_DIR) -> list[str]:
-    """Names of the blocks of `text` that differ from their rendering (empty: the doc is up to date)."""
-    fresh = {m.group("name"): m.group("body") for m in BLOCK.finditer(render_blocks(text, data_dir))}
-    return [m.group("name") for m in BLOCK.finditer(text) if fresh[m.group("name")] != m.group("body")]
+    """Names of the table blocks and marked values of `text` that differ from their rendering, in order (empty:
+    the doc is up to date)."""
+    fresh = render_blocks(text, data_dir)
+    stale = []
+    for pattern in (BLOCK, VALUE):
+        rendered = [m.group("body") for m in pattern.finditer(fresh)]
+        stale += [m.group("name") for m, body in zip(pattern.finditer(text), rendered, strict=True)
+                  if m.group("body") != body]
+    return stale
 
 
 def main(argv: list[str] | None = None) -> None:

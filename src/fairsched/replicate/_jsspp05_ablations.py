@@ -239,25 +239,38 @@ def table_ctc(data: Path) -> str:
                            "resource equality, FCFS", "> 128 wide, strict FST, mean of 3 orders"), rows, "llrrrrr")
 
 
+RATIO_PAIRS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "SJF / FCFS, EASY": (("sjf", "easy"), ("fcfs", "easy")),
+    "LXF / FCFS, EASY": (("lxf", "easy"), ("fcfs", "easy")),
+    "conservative / EASY, FCFS": (("fcfs", "conservative"), ("fcfs", "easy")),
+    "no-guarantee / EASY, FCFS": (("fcfs", "no-guarantee"), ("fcfs", "easy")),
+}
+"""The §5 comparisons of the ratio table: label -> ((order, depth) over (order, depth))."""
+
+
+def pair_ratios(frame: pd.DataFrame, pair: str, metric: str) -> pd.Series:
+    """The ratio `pair` (a `RATIO_PAIRS` label) of overall `metric` unfairness, per load, in `frame` (one trace's
+    overall rows or several traces')."""
+    (o1, d1), (o2, d2) = RATIO_PAIRS[pair]
+    m = frame[frame["metric"] == metric]
+    a = m[(m["order"] == o1) & (m["backfill"] == d1)].set_index(["trace", "load"])["value"]
+    b = m[(m["order"] == o2) & (m["backfill"] == d2)].set_index(["trace", "load"])["value"]
+    return a / b
+
+
 def table_ratios(data: Path) -> str:
     """The paper's §5 comparisons as ranges over the loads: ratio of two policies' overall unfairness, per trace and
     metric (> 1: the first policy is more unfair)."""
     frame = _overall(pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str}))
     wide = pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str})
     wide = wide[(wide["width"] == ">128") & (wide["metric"] == "fst_strict")]
-    pairs = (("SJF / FCFS, EASY", ("sjf", "easy"), ("fcfs", "easy")),
-             ("LXF / FCFS, EASY", ("lxf", "easy"), ("fcfs", "easy")),
-             ("conservative / EASY, FCFS", ("fcfs", "conservative"), ("fcfs", "easy")),
-             ("no-guarantee / EASY, FCFS", ("fcfs", "no-guarantee"), ("fcfs", "easy")))
+    pairs = tuple((label, *pair) for label, pair in RATIO_PAIRS.items())
     rows = []
     for trace, part in frame.groupby("trace", sort=False):
-        for label, (o1, d1), (o2, d2) in pairs:
+        for label, _, _ in pairs:
             cells = []
             for metric in jsspp05.METRICS:
-                m = part[part["metric"] == metric]
-                a = m[(m["order"] == o1) & (m["backfill"] == d1)].set_index("load")["value"]
-                b = m[(m["order"] == o2) & (m["backfill"] == d2)].set_index("load")["value"]
-                ratio = a / b
+                ratio = pair_ratios(part, label, metric)
                 cells.append(f"{ratio.min():.2f}–{ratio.max():.2f}")
             rows.append((trace, label, *cells))
         mine = wide[wide["trace"] == trace]
@@ -291,6 +304,93 @@ def table_osc(data: Path) -> str:
     return markdown_table(("first k jobs", "simulation (s)", "strict what-ifs (s)", "mean queue at an arrival",
                            "longest queue"), rows, "lrrrr")
 
+
+def _osc_cost(jobs: int | None, column: str, *, how: str = "value", digits: int = 0) -> Any:
+    """One figure of ``jsspp05_osc_cost.csv`` (`benchmarks/bench_osc_fst.py`): `column` for the first `jobs` jobs,
+    or its ``range`` (``low–high``) over the runs whose queue is not empty-ish (the first 3,000 jobs and more)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_osc_cost.csv").set_index("jobs")
+        if how == "range":
+            busy = frame[frame.index >= 3000][column]
+            return f"{fmt(busy.min(), digits)}–{fmt(busy.max(), digits)}"
+        if how == "max":
+            return fmt(float(frame[column].max()), digits)
+        return fmt(float(frame.loc[jobs, column]), digits)
+    return render
+
+
+def _range(pair: str, metric: str, *, traces: tuple[str, ...] | None = None, digits: int = 2,
+           lower_percent: bool = False) -> Any:
+    """``low–high`` of a ratio of the ratio table over the loads of `traces` (None: every trace of the full run);
+    `lower_percent`: as how many percent lower (1 − ratio)."""
+    def render(data: Path) -> str:
+        frame = _overall(pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str}))
+        if traces is not None:
+            frame = frame[frame["trace"].isin(traces)]
+        ratio = pair_ratios(frame, pair, metric)
+        if lower_percent:
+            return f"{fmt(100 * (1 - ratio.max()), 0)}–{fmt(100 * (1 - ratio.min()), 0)}"
+        return f"{fmt(ratio.min(), digits)}–{fmt(ratio.max(), digits)}"
+    return render
+
+
+def _wide_range(trace: str, digits: int) -> Any:
+    """``low–high`` over the loads of no-guarantee / max(EASY, conservative) for jobs wider than 128 (strict FST,
+    mean of the three orders)."""
+    def render(data: Path) -> str:
+        wide = pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str})
+        wide = wide[(wide["width"] == ">128") & (wide["metric"] == "fst_strict") & (wide["trace"] == trace)]
+        by = wide.groupby(["load", "backfill"])["value"].mean().unstack()
+        ratio = by["no-guarantee"] / by[["easy", "conservative"]].max(axis=1)
+        return f"{fmt(ratio.min(), digits)}–{fmt(ratio.max(), digits)}"
+    return render
+
+
+def _ctc_figure(variant: str, column: str, *, digits: int = 1, scale: float = 100.0, load: float | None = None) -> Any:
+    """A figure of one CTC-SP2 machine-size/subset variant (``jsspp05_ctc_variants.csv``)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_ctc_variants.csv", dtype={"width": str})
+        part = frame[(frame["variant"] == variant) & ((frame["load"] == load) if load is not None else True)]
+        return fmt(float(part.iloc[0][column]) * scale, digits)
+    return render
+
+
+def _ctc_stretch(data: Path) -> str:
+    """How many times more 430 processors stretch run times than 338 on the first 5,000 jobs (same load)."""
+    frame = pd.read_csv(data / "jsspp05_ctc_variants.csv", dtype={"width": str})
+    factor = frame.groupby(["variant", "load"])["runtime_factor"].first()
+    ratio = factor[CTC_VARIANTS[1][0]] / factor[CTC_VARIANTS[0][0]]
+    return fmt(float(ratio.mean()), 2)
+
+
+CTC_PAPER_JOBS_338, CTC_PAPER_JOBS_430 = CTC_VARIANTS[2][0], CTC_VARIANTS[3][0]
+FULL = ("CTC-SP2",), ("SDSC-BLUE",), ("SDSC-SP2",)
+VALUES = {
+    "jsspp05-ng-re": _range("no-guarantee / EASY, FCFS", "re"),
+    "jsspp05-ng-wide-ctc": _wide_range("CTC-SP2", 0),
+    "jsspp05-ng-wide-blue": _wide_range("SDSC-BLUE", 1),
+    "jsspp05-ng-strict-ctc": _range("no-guarantee / EASY, FCFS", "fst_strict", traces=FULL[0]),
+    "jsspp05-sjf-strict": _range("SJF / FCFS, EASY", "fst_strict", digits=1),
+    "jsspp05-sjf-relaxed": _range("SJF / FCFS, EASY", "fst_relaxed", digits=1),
+    "jsspp05-sjf-re": _range("SJF / FCFS, EASY", "re"),
+    "jsspp05-lxf-re-lower": _range("LXF / FCFS, EASY", "re", lower_percent=True),
+    "jsspp05-lxf-strict": _range("LXF / FCFS, EASY", "fst_strict", digits=1),
+    "jsspp05-lxf-relaxed": _range("LXF / FCFS, EASY", "fst_relaxed", digits=1),
+    "jsspp05-cons-re": _range("conservative / EASY, FCFS", "re"),
+    "jsspp05-cons-relaxed-ctc": _range("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[0]),
+    "jsspp05-cons-relaxed-sp2": _range("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[2]),
+    "jsspp05-cons-relaxed-blue": _range("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[1]),
+    "jsspp05-ctc-load-338": _ctc_figure(CTC_VARIANTS[0][0], "natural_load", digits=0),
+    "jsspp05-ctc-load-430": _ctc_figure(CTC_VARIANTS[1][0], "natural_load", digits=0),
+    "jsspp05-ctc-stretch": _ctc_stretch,
+    "jsspp05-ctc-paper-load-338": _ctc_figure(CTC_PAPER_JOBS_338, "natural_load"),
+    "jsspp05-ctc-paper-load-430": _ctc_figure(CTC_PAPER_JOBS_430, "natural_load"),
+    "jsspp05-ctc-paper-factor-80": _ctc_figure(CTC_PAPER_JOBS_338, "runtime_factor", digits=2, scale=1.0, load=0.8),
+    "jsspp05-osc-whatifs-3000": _osc_cost(3000, "strict_whatifs_s"),
+    "jsspp05-osc-whatifs-4000": _osc_cost(4000, "strict_whatifs_s"),
+    "jsspp05-osc-mean-queue": _osc_cost(None, "mean_queue_at_arrival", how="range"),
+    "jsspp05-osc-longest-queue": _osc_cost(None, "max_queue_at_arrival", how="max"),
+}
 
 TABLES = {"jsspp05-table1": table_table1, "jsspp05-overall": table_overall,
           "jsspp05-quick-overall": lambda d: table_overall(d, loads=jsspp05.QUICK_LOADS),

@@ -41,7 +41,8 @@ from fairsched.openshop.validate import validate_openshop_schedule
 from fairsched.replicate._doc_tables import fmt, markdown_table
 from fairsched.workload.google import PRODUCTION_PRIORITY, read_google
 
-__all__ = ["TABLES", "THEOREM3_TIMES", "VARIANTS", "Variant", "run_variants", "theorem3_table"]
+__all__ = ["TABLES", "THEOREM3_TIMES", "VALUES", "VARIANTS", "Variant", "run_variants", "slice_report",
+           "theorem3_table"]
 
 GOOGLE = "google-clusterdata-2011-2"
 PAPER_DELTA0_S = 3.3e5
@@ -320,9 +321,232 @@ def _group(data: Path, group: str) -> pd.DataFrame:
     return frame[frame["group"] == group]
 
 
+# ------------------------------------------------------------------------------ the doc's numbers in prose
+
+SLICE = ("sptf_reading", "slice (10 parts)")  # the replication's own data, in the ablation table
+DEFAULT_DELTA0 = ("delta0", "δ₀ = span / 10 (default)")
+
+
+def slice_report(traces_dir: Path, *, seed: int = 0,
+                 parts: tuple[int, ...] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What the Google reader read, kept and dropped on the whole slice (`fairsched.workload.google.GoogleReport`)
+    and the shape of what it kept: ``quantity, value`` rows, and ``rows, jobs, tasks`` rows (seen, each drop
+    reason, kept, merged); `parts` = None reads every part."""
+    instance, report = read_google(traces_dir / GOOGLE, seed=seed, parts=parts)
+    arrival, per_job = instance.arrival * report.time_unit_s, np.diff(instance.indptr)
+    priorities, counts = np.unique(instance.priority, return_counts=True)
+    quantities = [("parts", len(report.parts)), ("task events", report.n_task_events),
+                  ("job events", report.n_job_events), ("original machines", report.n_original_machines),
+                  ("first arrival (s)", int(arrival.min())), ("last arrival (s)", int(arrival.max())),
+                  ("most tasks in a job", int(per_job.max())),
+                  ("median task (s)", float(np.median(instance.task_time * report.time_unit_s))),
+                  ("busiest machine's work (s)", int(instance.machine_loads().max() * report.time_unit_s)),
+                  *((f"jobs of priority {int(p)}", int(n)) for p, n in zip(priorities, counts, strict=True))]
+    drops = [("seen", report.n_jobs_seen, report.n_tasks_seen),
+             *((f"dropped: {reason}", jobs, report.dropped_tasks.get(reason, 0))
+               for reason, jobs in report.dropped_jobs.items()),
+             ("kept", report.n_jobs_kept, report.n_tasks_kept), ("merged", None, report.n_merged_tasks)]
+    return (pd.DataFrame(quantities, columns=["quantity", "value"]),
+            pd.DataFrame(drops, columns=["rows", "jobs", "tasks"]).astype({"jobs": "Int64"}))
+
+
+def table_slice_drops(data: Path) -> str:
+    """The Google reader on the whole slice: jobs and tasks seen, dropped (by reason) and kept."""
+    frame = pd.read_csv(data / "networking20_slice_drops.csv").set_index("rows")
+    rows = [(name, f"{int(r.jobs):,}", f"{int(r.tasks):,}")
+            for name, r in frame.iterrows() if name not in ("kept", "merged")]
+    rows.append(("**kept**", f"**{int(frame.loc['kept', 'jobs']):,}**",
+                 f"**{int(frame.loc['kept', 'tasks']):,}**, merged into **{int(frame.loc['merged', 'tasks']):,}**"))
+    return markdown_table(("the reader", "jobs", "tasks"), rows, "lrr")
+
+
+def _slice_quantity(quantity: str) -> Any:
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "networking20_slice.csv").set_index("quantity")["value"]
+        return fmt(float(frame[quantity]), 0)
+    return render
+
+
+def _slice_dropped(reason: str) -> Any:
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "networking20_slice_drops.csv").set_index("rows")
+        return f"{int(frame.loc[f'dropped: {reason}', 'jobs']):,}"
+    return render
+
+
+def _slice_priorities(data: Path) -> str:
+    """``1, 2, 3, 9, 10 (935, 1,677, ... jobs)``: the priority values of the kept jobs and their counts."""
+    frame = pd.read_csv(data / "networking20_slice.csv")
+    rows = frame[frame["quantity"].str.startswith("jobs of priority ")]
+    values = ", ".join(q.removeprefix("jobs of priority ") for q in rows["quantity"])
+    return f"{values} ({', '.join(f'{int(v):,}' for v in rows['value'])} jobs)"
+
+
+def _fact(variant: tuple[str, str], setting: str, column: str, *, scale: float = 1.0, digits: int = 0) -> Any:
+    """A fact of a variant's data (`_facts`: ``n_jobs``, ``arrival_span_s``, ...), times `scale`."""
+    def render(data: Path) -> str:
+        part = _variant(data, variant)
+        return fmt(float(part[part["setting"] == setting].iloc[0][column]) * scale, digits)
+    return render
+
+
+def _share(variant: tuple[str, str], numerator: str, denominator: str, *, digits: int = 1) -> Any:
+    """``numerator / denominator`` of a variant's online facts (e.g. the busiest machine's work / the span)."""
+    def render(data: Path) -> str:
+        part = _variant(data, variant)
+        row = part[part["setting"] == "online-equal"].iloc[0]
+        return fmt(float(row[numerator]) / float(row[denominator]), digits)
+    return render
+
+
+def _single_task_jobs(data: Path) -> str:
+    row = _variant(data, SLICE).iloc[0]
+    return f"{round(row.n_jobs * row.single_task_share):,}"
+
+
+def _vs(variant: tuple[str, str], setting: str, metric: str, baseline: str, *, digits: int = 2,
+        inverse: bool = False) -> Any:
+    """PBA's ratio against `baseline` on `metric` (> 1: PBA better; `inverse`: how many times it loses)."""
+    kind = "higher" if setting.endswith("linear") and metric == "min" else "lower"
+
+    def render(data: Path) -> str:
+        ratio = _ratio(_variant(data, variant), setting, metric, baseline, kind)
+        return fmt(1 / ratio if inverse else ratio, digits)
+    return render
+
+
+def _pba(variant: tuple[str, str], setting: str, metric: str) -> Any:
+    return _pba_or(variant, setting, metric, "pba")
+
+
+def _pba_or(variant: tuple[str, str], setting: str, metric: str, algorithm: str) -> Any:
+    """`algorithm`'s `metric` (seconds) in one setting of a variant."""
+    def render(data: Path) -> str:
+        part = _variant(data, variant)
+        return fmt(float(part[(part["setting"] == setting) & (part["algorithm"] == algorithm)].iloc[0][metric]), 0)
+    return render
+
+
+def _claim(setting: str, metric: str, baseline: str, *, digits: int = 2) -> Any:
+    """Our ratio for one of the paper's claims (`networking20_rows.csv`)."""
+    def render(data: Path) -> str:
+        rows = pd.read_csv(data / "networking20_rows.csv")
+        row = rows[(rows["setting"] == setting) & (rows["metric"] == metric) & (rows["baseline"] == baseline)]
+        return fmt(float(row.iloc[0]["ours"]), digits)
+    return render
+
+
+def _tau_range(setting: str, metric: str, baseline: str, *, digits: int = 1) -> Any:
+    """``low–high`` of our ratio over the τ offsets of the τ table."""
+    kind = "higher" if metric == "min" else ("same" if metric == "mean" else "lower")
+
+    def render(data: Path) -> str:
+        frame = _group(data, "tau")
+        ratios = [_ratio(part, setting, metric, baseline, kind) for _, part in frame.groupby("variant", sort=False)]
+        return f"{fmt(min(ratios), digits)}–{fmt(max(ratios), digits)}"
+    return render
+
+
+def _tau_offline_worst(bound: str) -> Any:
+    """The least or the greatest (`bound`) offline worst-utility ratio, against LUF or FIFO, over the τ table."""
+    def render(data: Path) -> str:
+        frame = _group(data, "tau")
+        ratios = [_ratio(part, "offline-linear", "min", baseline, "higher")
+                  for _, part in frame.groupby("variant", sort=False) for baseline in ("luf", "fifo")]
+        return fmt(min(ratios) if bound == "min" else max(ratios), 1)
+    return render
+
+
+def _paper_delta0_over_span(data: Path) -> str:
+    row = _variant(data, SLICE)
+    span = float(row[row["setting"] == "online-equal"].iloc[0]["arrival_span_s"])
+    return fmt(PAPER_DELTA0_S / span, 1)
+
+
+def _reach_exact(data: Path) -> str:
+    reach = pd.read_csv(data / "networking20_reach.csv")
+    return fmt(100 * float(reach[(reach["algorithm"] == "pba")].iloc[0]["exact_vector"]), 1)
+
+
+def _variant(data: Path, variant: tuple[str, str]) -> pd.DataFrame:
+    frame = _group(data, variant[0])
+    return frame[frame["variant"] == variant[1]]
+
+
+DELTA60 = ("delta0", "δ₀ = 60 s")
+PAPER_DELTA0 = ("delta0", f"δ₀ = {PAPER_DELTA0_S:g} s")
+FIRST_HALF, SECOND_HALF = ("slice", "parts 0-4"), ("slice", "parts 5-9")
+MULTI_TASK = ("slice", "parts 0-9, multi-task jobs only")
+PRODUCTION = ("production", f"priority ≥ {PRODUCTION_PRIORITY}")
+VALUES = {
+    "networking20-parts": _slice_quantity("parts"),
+    "networking20-jobs": _fact(SLICE, "online-equal", "n_jobs"),
+    "networking20-tasks": _fact(SLICE, "online-equal", "n_tasks"),
+    "networking20-span-h": _fact(SLICE, "online-equal", "arrival_span_s", scale=1 / 3600, digits=1),
+    "networking20-dropped-running": _slice_dropped("a task still running at the end of the slice"),
+    "networking20-dropped-killed": _slice_dropped("a task killed (last event KILL)"),
+    "networking20-dropped-too-many": _slice_dropped("more than max_tasks tasks"),
+    "networking20-task-events": _slice_quantity("task events"),
+    "networking20-job-events": _slice_quantity("job events"),
+    "networking20-first-arrival": _slice_quantity("first arrival (s)"),
+    "networking20-last-arrival": _slice_quantity("last arrival (s)"),
+    "networking20-most-tasks": _slice_quantity("most tasks in a job"),
+    "networking20-median-task": _slice_quantity("median task (s)"),
+    "networking20-busiest-machine": _slice_quantity("busiest machine's work (s)"),
+    "networking20-slice-priorities": _slice_priorities,
+    "networking20-offline-sptf-mean": _pba_or(SLICE, "offline-equal", "mean", "sptf"),
+    "networking20-offline-pba-mean": _pba_or(SLICE, "offline-equal", "mean", "pba"),
+    "networking20-original-machines": _slice_quantity("original machines"),
+    "networking20-single-task-jobs": _single_task_jobs,
+    "networking20-single-task-share": _fact(SLICE, "online-equal", "single_task_share", scale=100),
+    "networking20-tasks-per-job": _fact(SLICE, "online-equal", "tasks_per_job", digits=1),
+    "networking20-priorities": _fact(SLICE, "online-equal", "priorities"),
+    "networking20-delta0": _fact(DEFAULT_DELTA0, "online-equal", "delta0_s"),
+    "networking20-delta60-mean-fifo": _vs(DELTA60, "online-equal", "mean", "fifo"),
+    "networking20-delta60-q4-fifo": _vs(DELTA60, "online-equal", "q4_mean", "fifo"),
+    "networking20-delta60-mean-lptf": _vs(DELTA60, "online-equal", "mean", "lptf", digits=1),
+    "networking20-paper-delta0-span": _paper_delta0_over_span,
+    "networking20-paper-delta0-loss": _vs(PAPER_DELTA0, "online-equal", "mean", "fifo", digits=0, inverse=True),
+    "networking20-default-mean-lptf": _vs(DEFAULT_DELTA0, "online-equal", "mean", "lptf"),
+    "networking20-default-q4-lptf": _vs(DEFAULT_DELTA0, "online-equal", "q4_mean", "lptf"),
+    "networking20-load": _share(SLICE, "max_machine_load_s", "arrival_span_s"),
+    "networking20-mean-load": _share(SLICE, "mean_machine_load_s", "arrival_span_s"),
+    "networking20-first-half-load": _share(FIRST_HALF, "max_machine_load_s", "arrival_span_s"),
+    "networking20-first-half-fifo": _vs(FIRST_HALF, "online-equal", "mean", "fifo"),
+    "networking20-second-half-load": _share(SECOND_HALF, "max_machine_load_s", "arrival_span_s"),
+    "networking20-second-half-fifo": _vs(SECOND_HALF, "online-equal", "mean", "fifo"),
+    "networking20-default-pba-delay": _pba(DEFAULT_DELTA0, "online-equal", "mean"),
+    "networking20-delta60-pba-delay": _pba(DELTA60, "online-equal", "mean"),
+    "networking20-production-jobs": _fact(PRODUCTION, "online-equal", "n_jobs"),
+    "networking20-multi-task-jobs": _fact(MULTI_TASK, "online-equal", "n_jobs"),
+    "networking20-multi-task-sptf": _vs(MULTI_TASK, "offline-equal", "mean", "sptf"),
+    "networking20-multi-task-lptf": _vs(MULTI_TASK, "offline-equal", "mean", "lptf", digits=1),
+    "networking20-multi-task-fifo": _vs(MULTI_TASK, "offline-equal", "mean", "fifo", digits=1),
+    "networking20-tau-std-luf": _tau_range("offline-linear", "std", "luf"),
+    "networking20-tau-std-fifo": _tau_range("offline-linear", "std", "fifo"),
+    "networking20-tau-mean-luf": _tau_range("offline-linear", "mean", "luf", digits=2),
+    "networking20-tau-online-min-luf": _tau_range("online-linear", "min", "luf"),
+    "networking20-tau-online-min-fifo": _tau_range("online-linear", "min", "fifo"),
+    "networking20-tau-3000-luf": _vs(("tau", "d = 3000"), "offline-linear", "min", "luf", digits=1),
+    "networking20-tau-10000-luf": _vs(("tau", "d = 10000"), "offline-linear", "min", "luf", digits=1),
+    "networking20-tau-10000-fifo": _vs(("tau", "d = 10000"), "offline-linear", "min", "fifo", digits=1),
+    "networking20-tau-100000-luf": _vs(("tau", "d = 100000"), "offline-linear", "min", "luf", digits=1),
+    "networking20-tau-100000-fifo": _vs(("tau", "d = 100000"), "offline-linear", "min", "fifo", digits=1),
+    "networking20-tau-worst-min": _tau_offline_worst("min"),
+    "networking20-tau-worst-max": _tau_offline_worst("max"),
+    "networking20-reach-pba": _reach_exact,
+    "networking20-offline-std-fifo": _claim("offline-equal", "std", "fifo"),
+    "networking20-offline-mean-fifo": _claim("offline-equal", "mean", "fifo", digits=1),
+    "networking20-online-q4-fifo": _claim("online-equal", "q4_mean", "fifo"),
+    "networking20-online-mean-fifo": _claim("online-equal", "mean", "fifo"),
+    "networking20-online-min-luf": _claim("online-linear", "min", "luf", digits=1),
+    "networking20-online-min-fifo": _claim("online-linear", "min", "fifo"),
+}
+
 TABLES = {"networking20-results": table_results, "networking20-sptf": table_sptf,
           "networking20-delta0": table_delta0, "networking20-data": table_data, "networking20-tau": table_tau,
-          "networking20-theorem3": table_theorem3, "networking20-reach": table_reach}
+          "networking20-theorem3": table_theorem3, "networking20-reach": table_reach,
+          "networking20-slice-drops": table_slice_drops}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -345,6 +569,9 @@ def main(argv: list[str] | None = None) -> None:
     write_csv(pd.DataFrame.from_records(result.reach), args.out / "networking20_reach.csv")
     write_csv(run_variants(traces), args.out / "networking20_ablations.csv")
     write_csv(table, args.out / "networking20_theorem3.csv")
+    quantities, drops = slice_report(traces)
+    write_csv(quantities, args.out / "networking20_slice.csv")
+    write_csv(drops, args.out / "networking20_slice_drops.csv")
 
 
 if __name__ == "__main__":

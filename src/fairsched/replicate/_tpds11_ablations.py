@@ -341,6 +341,70 @@ def table_policies(data: Path) -> str:
     return markdown_table(("local order", "uni, 3LB", "uni, 4LB", "swf, 3LB", "swf, 4LB"), rows, "lrrrr")
 
 
+# ------------------------------------------------------------------------------ the doc's numbers in prose
+
+def _row(dist: str, algorithm: str, *, experiment: str = "homogeneous", orgs: str = "all", jobs: str = "all",
+         order: str = "hf", column: str = "mean", digits: int = 2, percent: bool = False) -> Any:
+    """One aggregate of ``tpds11_rows.csv`` (`fairsched replicate tpds11`)."""
+    def render(data: Path) -> str:
+        rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+        row = rows[(rows["experiment"] == experiment) & (rows["dist"] == dist) & (rows["orgs"] == orgs)
+                   & (rows["jobs"] == jobs) & (rows["algorithm"] == algorithm) & (rows["local_order"] == order)]
+        value = float(row.iloc[0][column])
+        return fmt(100 * value if percent else value, digits)
+    return render
+
+
+def _local_policies_range(dist: str, *, digits: int = 2) -> Any:
+    """``low–high`` of the §7.3 means over every local order and threshold."""
+    def render(data: Path) -> str:
+        rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+        means = rows[(rows["experiment"] == "local-policies") & (rows["dist"] == dist) & (rows["orgs"] == "all")]
+        return f"{fmt(means['mean'].min(), digits)}–{fmt(means['mean'].max(), digits)}"
+    return render
+
+
+def _optimal(dist: str, algorithm: str) -> Any:
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_optimal.csv")
+        row = frame[(frame["dist"] == dist) & (frame["algorithm"] == algorithm)]
+        return fmt(100 * float(row.iloc[0]["optimal"]), 1)
+    return render
+
+
+def _correlation(data_set: str) -> Any:
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_correlations.csv").set_index("data")
+        return fmt(float(frame.loc[data_set, "pearson_r"]), 2)
+    return render
+
+
+def _worst_local(data: Path) -> str:
+    frame = pd.read_csv(data / "tpds11_worst.csv").set_index("what")
+    return fmt(float(frame.loc["worst local score", "value"]), 1)
+
+
+VALUES = {
+    "tpds11-local-uni-n10": _row("uni", "local", orgs="10", jobs="50-500"),
+    "tpds11-local-uni-n20": _row("uni", "local", orgs="20", jobs="50-500"),
+    "tpds11-mocca-uni": _row("uni", "mocca-exp"),
+    "tpds11-ilba-uni": _row("uni", "mocca+ilba"),
+    "tpds11-mocca-swf": _row("swf", "mocca-exp"),
+    "tpds11-ilba-swf": _row("swf", "mocca+ilba"),
+    "tpds11-local-swf": _row("swf", "local"),
+    "tpds11-local-uni": _row("uni", "local"),
+    "tpds11-optimal-ilba": _optimal("both", "mocca+ilba"),
+    "tpds11-optimal-mocca": _optimal("both", "mocca-exp"),
+    "tpds11-correlation-uni": _correlation("uni"),
+    "tpds11-correlation-uni-n50": _correlation("uni, n ≥ 50"),
+    "tpds11-correlation-both": _correlation("both"),
+    "tpds11-worst-local": _worst_local,
+    "tpds11-policies-uni": _local_policies_range("uni"),
+    "tpds11-policies-swf": _local_policies_range("swf", digits=3),
+    "tpds11-lpt-uni": _row("uni", "mocca3+ilba", experiment="local-policies", order="lpt", digits=3),
+    "tpds11-lpt-swf": _row("swf", "mocca3+ilba", experiment="local-policies", order="lpt", digits=3),
+}
+
 TABLES = {"tpds11-results": table_results, "tpds11-policies": table_policies,
           "tpds11-curves": table_curves, "tpds11-trends": table_trends, "tpds11-m": table_m,
           "tpds11-facts": table_facts, "tpds11-heterogeneous": table_heterogeneous,

@@ -30,20 +30,24 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from fairsched.errors import ConfigError
 from fairsched.openshop import solve
-from fairsched.openshop.experiment import OpenShopConfig, OpenShopReport, load_instance, run_openshop
 from fairsched.openshop.generate import random_instance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies.exact import brute_force
+from fairsched.replicate import networking20_cell as cell
 from fairsched.replicate.jsspp05 import default_traces_dir
+from fairsched.sweep import Spec, load_spec, run_sweep
+from fairsched.sweep.results import load_rows
+from fairsched.sweep.store import store_or_temporary
 
-__all__ = ["PAPER", "SETTINGS", "Networking20Config", "Networking20Result", "run", "to_json"]
+__all__ = ["PAPER", "Networking20Config", "Networking20Result", "SettingReport", "default_traces_dir", "run",
+           "sweep_spec", "to_json"]
 
-GOOGLE_DIR = "google-clusterdata-2011-2"
-SETTINGS: tuple[tuple[bool, str], ...] = ((False, "equal"), (False, "linear"), (True, "equal"), (True, "linear"))
-QUICK_PARTS = (0, 1, 2, 3, 4)
+SPECS_DIR = Path(__file__).resolve().parent / "specs"
+SUMMARY_KEYS: tuple[str, ...] = ("mean", "q4_mean", "std", "min", "max")
 
 ProgressCallback = Callable[[str, int, int], None]
 
@@ -97,62 +101,160 @@ class Networking20Config:
     quick : 5 of the 10 parts; 50 instances for ``reach``.
     seed : the one seed (machine mapping, PBA's perturbation, the random instances).
     reach_instances : random instances for ``reach`` (None: 200, quick 50; 0 skips it).
+    workers : worker processes (or Dask workers of a LocalCluster).
+    executor, scheduler : the sweep's executor (``local`` or ``dask``) and Dask scheduler address (None = a
+        LocalCluster); see `fairsched.sweep.run_sweep`.
+    store : where the sweep's store goes, kept to resume an interrupted run; None = a temporary directory.
+    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
     """
 
     traces_dir: Path | None = None
     quick: bool = False
     seed: int = 0
     reach_instances: int | None = None
+    workers: int = 1
+    executor: str = "local"
+    scheduler: str | None = None
+    store: Path | None = None
+    resume: str | None = None
+
+
+@dataclass(frozen=True)
+class AlgorithmValues:
+    """One algorithm in one setting: the per-job values (utilities with linear utilities, else completion times
+    offline and delays online) and their summary (`fairsched.openshop.metrics.summary`)."""
+
+    name: str
+    values: np.ndarray
+    summary: dict[str, float]
+
+
+@dataclass(frozen=True)
+class SettingReport:
+    """One §VII setting as the sweep's cell measured it: its algorithms and the scheduled instance's facts.
+
+    Attributes
+    ----------
+    name : ``offline-equal``, ``offline-linear``, ``online-equal`` or ``online-linear`` (`setting_name`).
+    outcomes : algorithm -> `AlgorithmValues`, in the paper's order.
+    n_jobs, n_tasks, n_machines : the slice as scheduled.
+    arrival_span_s : seconds between the first and the last arrival.
+    max_machine_load : the busiest machine's work, in time units.
+    delta0 : δ₀ in seconds (None offline); ``tau`` : τ of linear utilities (None with equal ones).
+    time_unit_s : seconds per time unit.
+    """
+
+    name: str
+    outcomes: dict[str, AlgorithmValues]
+    n_jobs: int
+    n_tasks: int
+    n_machines: int
+    arrival_span_s: float
+    max_machine_load: int
+    delta0: float | None
+    tau: float | None
+    time_unit_s: float
+
+    @property
+    def online(self) -> bool:
+        return self.name.startswith("online")
+
+    @property
+    def measure(self) -> str:
+        """What the per-job values are: completion / delay times, or utilities."""
+        if self.tau is not None:
+            return "utility"
+        return "delay" if self.online else "completion time"
 
 
 @dataclass
 class Networking20Result:
-    """Rows of claims (`PAPER`), the four comparisons, and the exact-reach counts."""
+    """Rows of claims (`PAPER`), the four settings, and the exact-reach counts."""
 
     config: Networking20Config
     rows: list[dict[str, Any]]
-    reports: dict[str, OpenShopReport]
+    reports: dict[str, SettingReport]
     reach: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
 
 
 def run(config: Networking20Config, *, progress: ProgressCallback | None = None) -> Networking20Result:
-    """Replicate Networking'20 §VII as configured (module docstring).
+    """Replicate Networking'20 §VII as configured (module docstring), through the sweep layer.
+
+    Each setting, and the exact-reach counts, is one cell of `sweep_spec`
+    (`fairsched.replicate.networking20_cell`), run by `fairsched.sweep.run_sweep` on ``config.executor`` with
+    ``config.workers`` workers into the store ``config.store`` (a temporary directory when None): a store kept
+    between runs resumes an interrupted replication.
 
     Raises
     ------
-    ConfigError : the Google slice is missing (naming where it was looked for and how to get it).
+    ConfigError : the Google slice is missing (naming where it was looked for and how to get it), or bad options.
+    SweepFailed : a cell raised (its one-line error).
+    SweepInterrupted : Ctrl-C or SIGTERM; the finished cells stay in ``config.store``.
     """
     started = time.perf_counter()
-    google = _google_dir(config)
-    reports: dict[str, OpenShopReport] = {}
-    base = OpenShopConfig(google=google, seed=config.seed, google_parts=QUICK_PARTS if config.quick else None)
-    loaded = load_instance(base)  # the slice is read once for the four settings
-    for done, (online, kind) in enumerate(SETTINGS):
-        if progress is not None:
-            progress("settings", done, len(SETTINGS))
-        reports[setting_name(online, kind)] = run_openshop(replace(base, utilities=kind, online=online),
-                                                           loaded=loaded)
+    if not isinstance(config.workers, int) or isinstance(config.workers, bool) or config.workers < 1:
+        raise ConfigError(f"workers={config.workers!r}: expected an integer >= 1 (worker processes)")
+    spec = sweep_spec(config)
+    cell.Config(traces_dir=config.traces_dir).google_dir()  # a missing slice fails before any cell runs
+    with store_or_temporary(config.store, prefix="fairsched-networking20-") as store:
+        run_sweep(spec, store, executor=config.executor, workers=config.workers, scheduler=config.scheduler,
+                  fail_fast=True, resume=config.resume,
+                  progress=None if progress is None else lambda done, total, _: progress("cells", done, total))
+        stored, _ = load_rows(store)
+    reports = {name: _setting_report(name, stored[stored["setting"] == name]) for name in cell.SETTINGS}
     rows = [claim_row(claim, reports[setting_name(claim.online, claim.utilities)]) for claim in PAPER]
-    n_reach = config.reach_instances if config.reach_instances is not None else (50 if config.quick else 200)
-    reach = exact_reach(n_reach, seed=config.seed) if n_reach else []
+    reach = _reach_records(stored[stored["setting"] == cell.REACH])
     first = reports[setting_name(True, "equal")]
-    notes = [f"Google slice: {first.instance.n_jobs:,} jobs, {first.instance.n_tasks:,} tasks on "
-             f"{first.instance.n_machines} machines, arrivals over {_span_hours(first):.1f} h (the paper: a month, "
-             "by our estimate ≈19k jobs, ≈600k tasks); δ₀ scaled to a tenth of the arrival span "
-             f"({reports[setting_name(True, 'equal')].delta0:,.0f} s; the paper: 3.3e5 s of 3.3e6 s)."]
-    if progress is not None:
-        progress("settings", len(SETTINGS), len(SETTINGS))
+    notes = [f"Google slice: {first.n_jobs:,} jobs, {first.n_tasks:,} tasks on {first.n_machines} machines, "
+             f"arrivals over {first.arrival_span_s / 3600.0:.1f} h (the paper: a month, by our estimate ≈19k jobs, "
+             "≈600k tasks); δ₀ scaled to a tenth of the arrival span "
+             f"({first.delta0:,.0f} s; the paper: 3.3e5 s of 3.3e6 s)."]
     return Networking20Result(config=config, rows=rows, reports=reports, reach=reach, notes=notes,
                               elapsed_s=time.perf_counter() - started)
+
+
+def sweep_spec(config: Networking20Config) -> Spec:
+    """The replication as a sweep: the shipped spec (``specs/networking20.toml``, or ``-quick.toml``) with the
+    configuration's traces directory, exact-reach instances and seed."""
+    overrides: dict[str, Any] = {"traces-dir": config.traces_dir}
+    if config.reach_instances is not None:
+        overrides["reach-instances"] = config.reach_instances
+    spec = load_spec(SPECS_DIR / f"networking20{'-quick' if config.quick else ''}.toml", overrides=overrides)
+    return replace(spec, seeds=(config.seed,))
+
+
+def _setting_report(name: str, frame: pd.DataFrame) -> SettingReport:
+    """A setting's rows (one per algorithm, in the paper's order) back as a `SettingReport`."""
+    first = frame.iloc[0]
+    outcomes = {str(r["algorithm"]): AlgorithmValues(str(r["algorithm"]), np.asarray(r["values"], dtype=np.float64),
+                                                     {key: float(r[key]) for key in SUMMARY_KEYS})
+                for _, r in frame.iterrows()}
+    return SettingReport(name=name, outcomes=outcomes, n_jobs=int(first["n_jobs"]), n_tasks=int(first["n_tasks"]),
+                         n_machines=int(first["n_machines"]), arrival_span_s=float(first["arrival_span_s"]),
+                         max_machine_load=int(first["max_machine_load"]), delta0=_optional(first["delta0"]),
+                         tau=_optional(first["tau"]), time_unit_s=float(first["time_unit_s"]))
+
+
+def _reach_records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """`exact_reach`'s records back from the store (integers as integers, k None where it has none)."""
+    return [{"algorithm": str(r["algorithm"]), "utilities": str(r["utilities"]),
+             "k": None if pd.isna(r["k"]) else int(r["k"]), "instances": int(r["instances"]),
+             "n_jobs": int(r["n_jobs"]), "n_machines": int(r["n_machines"]),
+             "exact_vector": float(r["exact_vector"]), "leading_mean": float(r["leading_mean"]),
+             "leading_min": int(r["leading_min"])} for _, r in frame.iterrows()]
+
+
+def _optional(value: Any) -> float | None:
+    return None if value is None or pd.isna(value) else float(value)
 
 
 def setting_name(online: bool, utilities: str) -> str:
     return f"{'online' if online else 'offline'}-{utilities}"
 
 
-def claim_row(claim: Claim, report: OpenShopReport) -> dict[str, Any]:
+def claim_row(claim: Claim, report: SettingReport) -> dict[str, Any]:
     """Ours beside the paper's ratio; ``holds`` = PBA better in the paper's direction (≈ 1 ± 10 % for "same")."""
     pba = report.outcomes["pba"].summary[claim.metric]
     base = report.outcomes[claim.baseline].summary[claim.metric]
@@ -211,18 +313,3 @@ def to_json(result: Networking20Result, outputs: dict[str, Path] | None = None) 
     return {"rows": result.rows, "settings": settings, "reach": result.reach, "notes": result.notes,
             "config": {"quick": result.config.quick, "seed": result.config.seed}, "elapsed_s": result.elapsed_s,
             "outputs": {k: str(v) for k, v in (outputs or {}).items()}}
-
-
-def _google_dir(config: Networking20Config) -> Path:
-    folder = (Path(config.traces_dir) if config.traces_dir is not None else default_traces_dir()) / GOOGLE_DIR
-    if not (folder / "task_events").is_dir() or not (folder / "job_events").is_dir():
-        raise ConfigError(f"the Google clusterdata-2011-2 slice is missing: expected {folder}/task_events and "
-                          f"{folder}/job_events (gzip CSV parts part-000NN-of-00500.csv.gz). Download parts from "
-                          "the public bucket gs://clusterdata-2011-2 (see docs/openshop.md) and pass --traces DIR")
-    return folder
-
-
-def _span_hours(report: OpenShopReport) -> float:
-    """Hours between the first and the last arrival (an online report keeps the arrivals)."""
-    arrival = report.instance.arrival
-    return float(arrival.max() - arrival.min()) * report.time_unit_s / 3600.0 if arrival.size else 0.0

@@ -19,7 +19,7 @@ from rich.table import Table
 import fairsched
 from fairsched.openshop.experiment import OpenShopReport
 from fairsched.openshop.io import write_instance, write_jobs_csv
-from fairsched.replicate.networking20 import Networking20Result
+from fairsched.replicate.networking20 import AlgorithmValues, Networking20Result, SettingReport
 from fairsched.replicate.networking20 import to_json as networking20_to_json
 from fairsched.report.export import DPI, write_csv, write_json, write_png
 from fairsched.report.tables import jsonable, key_value_table
@@ -84,19 +84,25 @@ def write_openshop_outputs(report: OpenShopReport, out_dir: str | Path) -> dict[
     return written
 
 
-def cdf_figure(report: OpenShopReport) -> Figure:
-    """Networking'20 Fig. 1–4: (a) empirical CDF per algorithm, (b) average / 4th-quartile average / deviation."""
+def cdf_figure(report: OpenShopReport | SettingReport) -> Figure:
+    """Networking'20 Fig. 1–4: (a) empirical CDF per algorithm, (b) average / 4th-quartile average / deviation.
+
+    `report` is one run of ``fairsched openshop`` or one setting of the replication (its per-job ``values``)."""
     fig = Figure(figsize=(12, 4.6), dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     ax_cdf, ax_bars = fig.subplots(1, 2, width_ratios=(3, 2))
     linear = report.tau is not None
     for name, outcome in report.outcomes.items():
-        values = np.sort(outcome.utilities if linear else outcome.times)
+        if isinstance(outcome, AlgorithmValues):
+            values = np.sort(outcome.values)
+        else:
+            values = np.sort(outcome.utilities if linear else outcome.times)
         ax_cdf.step(values, np.arange(1, values.size + 1) / values.size, where="post", label=name)
     label = "utility P_j·(τ − t)" if linear else f"{report.measure} ({_unit(report)})"
+    online = report.online if isinstance(report, SettingReport) else report.config.online
     ax_cdf.set_xlabel(label)
     ax_cdf.set_ylabel("fraction of jobs")
-    ax_cdf.set_title(f"Empirical CDF, {'online' if report.config.online else 'offline'}", fontsize=10)
+    ax_cdf.set_title(f"Empirical CDF, {'online' if online else 'offline'}", fontsize=10)
     ax_cdf.grid(linewidth=0.4, alpha=0.6)
     ax_cdf.legend(fontsize=8)
     names = list(report.outcomes)
@@ -114,9 +120,9 @@ def cdf_figure(report: OpenShopReport) -> Figure:
     return fig
 
 
-def _unit(report: OpenShopReport) -> str:
+def _unit(report: OpenShopReport | SettingReport) -> str:
     """Google times are seconds (× the reader's unit); other instances have abstract time units."""
-    if report.google is None:
+    if isinstance(report, OpenShopReport) and report.google is None:
         return "time units"
     return "s" if report.time_unit_s == 1.0 else f"× {report.time_unit_s:g} s"
 

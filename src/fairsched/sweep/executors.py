@@ -10,7 +10,8 @@ worker outlives the sweep.
   then terminates them.
 * ``dask``: a ``distributed.Client`` on the scheduler at ``scheduler`` (``tcp://HOST:PORT``, a running cluster,
   e.g. dask-jobqueue's ``SLURMCluster``), or on a ``distributed.LocalCluster`` of ``workers`` single-threaded
-  processes that is closed at the end.
+  processes that is closed at the end. Its workers ignore SIGINT (`fairsched.sweep._dask_worker`): a Ctrl-C
+  reaches the main process, which closes the cluster.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from fairsched.sweep.cell import CellOutcome, CellTask, run_cell
 EXECUTORS: tuple[str, ...] = ("local", "dask")
 T = TypeVar("T")
 _POLL_S = 0.5  # how often the main process wakes while waiting, so that signals are handled at once
+_DASK_PRELOAD = "fairsched.sweep._dask_worker"  # LocalCluster workers ignore SIGINT, as local ones do
 
 
 def outcomes(tasks: list[CellTask], *, executor: str, workers: int, scheduler: str | None) -> Iterator[CellOutcome]:
@@ -118,7 +120,7 @@ def dask_map(function: Callable[[Any], T], tasks: Sequence[Any], workers: int,
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+                               silence_logs=logging.ERROR, preload=[_DASK_PRELOAD])
     try:
         client = Client(scheduler if scheduler is not None else cluster, timeout="10s")
     except OSError as exc:
