@@ -363,6 +363,57 @@ def _ctc_stretch(data: Path) -> str:
     return fmt(float(ratio.mean()), 2)
 
 
+def _ctc_change(numerator: str, denominator: str, metric: str, *, how: str) -> Any:
+    """How CTC-SP2's overall FCFS unfairness (`metric`) changes from variant `denominator` to `numerator`, over both
+    loads and the three depths: `how` = ``percent`` (signed, ``−37 % to +2``), ``grows`` (``8–26``, percents) or
+    ``times`` (the ratio, ``2.5–4.2``)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_ctc_variants.csv", dtype={"width": str})
+        overall = frame[(frame["order"] == "fcfs") & (frame["width"] == jsspp05.ALL_WIDTHS)
+                        & (frame["metric"] == metric)]
+        values = {v: overall[overall["variant"] == v].set_index(["load", "backfill"])["value"]
+                  for v in (numerator, denominator)}
+        ratio = values[numerator] / values[denominator]
+        if how == "percent":
+            low, high = 100 * (ratio.min() - 1), 100 * (ratio.max() - 1)
+            return f"{fmt(low, 0).replace('-', '−')} % to {'+' if high >= 0 else ''}{fmt(high, 0)}"
+        if how == "grows":
+            return f"{fmt(100 * (ratio.min() - 1), 0)}–{fmt(100 * (ratio.max() - 1), 0)}"
+        return f"{fmt(ratio.min(), 1)}–{fmt(ratio.max(), 1)}"
+    return render
+
+
+def _ctc_wide(data: Path) -> str:
+    """``low–high`` over the four CTC-SP2 variants and both loads of no-guarantee / max(EASY, conservative), jobs
+    wider than 128 (strict FST, mean of the three orders)."""
+    frame = pd.read_csv(data / "jsspp05_ctc_variants.csv", dtype={"width": str})
+    wide = frame[(frame["width"] == ">128") & (frame["metric"] == "fst_strict")]
+    by = wide.groupby(["variant", "load", "backfill"])["value"].mean().unstack()
+    ratio = by["no-guarantee"] / by[["easy", "conservative"]].max(axis=1)
+    return f"{fmt(ratio.min(), 0)}–{fmt(ratio.max(), 0)}"
+
+
+def _rho(trace: str, metric: str, *, scheme: str = "interleaved", low_only: bool = False) -> Any:
+    """Table 2: ``min–max`` of our Spearman ρ over the 10 subsets (or only the min), full run."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_full_spearman.csv")
+        rho = frame[(frame["scheme"] == scheme) & (frame["trace"] == trace) & (frame["metric"] == metric)]["rho"]
+        text = fmt(rho.min(), 2) if low_only else f"{fmt(rho.min(), 2)}–{fmt(rho.max(), 2)}"
+        return text.replace("-", "−")  # the prose's minus sign
+    return render
+
+
+def _top1_share(metric: str) -> Any:
+    """``low–high`` percent of a simulation's total `metric` held by its top 1 % of jobs, on the paper's two
+    traces (the table's last column)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_full_spearman.csv")
+        share = frame[(frame["metric"] == metric) & frame["trace"].isin(PAPER_TABLE1)].groupby("trace")["top1_share"]
+        first = share.first()
+        return f"{fmt(100 * first.min(), 0)}–{fmt(100 * first.max(), 0)}"
+    return render
+
+
 CTC_PAPER_JOBS_338, CTC_PAPER_JOBS_430 = CTC_VARIANTS[2][0], CTC_VARIANTS[3][0]
 FULL = ("CTC-SP2",), ("SDSC-BLUE",), ("SDSC-SP2",)
 VALUES = {
@@ -383,6 +434,20 @@ VALUES = {
     "jsspp05-ctc-load-338": _ctc_figure(CTC_VARIANTS[0][0], "natural_load", digits=0),
     "jsspp05-ctc-load-430": _ctc_figure(CTC_VARIANTS[1][0], "natural_load", digits=0),
     "jsspp05-ctc-stretch": _ctc_stretch,
+    "jsspp05-ctc-size-strict": _ctc_change(CTC_VARIANTS[1][0], CTC_VARIANTS[0][0], "fst_strict", how="percent"),
+    "jsspp05-ctc-size-re": _ctc_change(CTC_VARIANTS[1][0], CTC_VARIANTS[0][0], "re", how="grows"),
+    "jsspp05-ctc-paper-quieter": _ctc_change(CTC_VARIANTS[0][0], CTC_PAPER_JOBS_338, "fst_strict", how="times"),
+    "jsspp05-ctc-wide": _ctc_wide,
+    "jsspp05-rho-strict-ctc": _rho("CTC-SP2", "fst_strict"),
+    "jsspp05-rho-strict-blue": _rho("SDSC-BLUE", "fst_strict"),
+    "jsspp05-rho-relaxed-ctc-low": _rho("CTC-SP2", "fst_relaxed", low_only=True),
+    "jsspp05-rho-re-ctc-low": _rho("CTC-SP2", "re", low_only=True),
+    "jsspp05-rho-relaxed-blue-low": _rho("SDSC-BLUE", "fst_relaxed", low_only=True),
+    "jsspp05-rho-re-blue-low": _rho("SDSC-BLUE", "re", low_only=True),
+    "jsspp05-top1-relaxed": _top1_share("fst_relaxed"),
+    "jsspp05-top1-re": _top1_share("re"),
+    "jsspp05-rho-capped-re-ctc": _rho("CTC-SP2", "re", scheme="interleaved, capped at p99"),
+    "jsspp05-rho-capped-relaxed-ctc": _rho("CTC-SP2", "fst_relaxed", scheme="interleaved, capped at p99"),
     "jsspp05-ctc-paper-load-338": _ctc_figure(CTC_PAPER_JOBS_338, "natural_load"),
     "jsspp05-ctc-paper-load-430": _ctc_figure(CTC_PAPER_JOBS_430, "natural_load"),
     "jsspp05-ctc-paper-factor-80": _ctc_figure(CTC_PAPER_JOBS_338, "runtime_factor", digits=2, scale=1.0, load=0.8),
