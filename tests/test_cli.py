@@ -53,7 +53,9 @@ def test_compare_json_is_one_document_and_outputs_are_written(tiny_trace: Path, 
     assert (out / "roundrobin" / "schedule.csv").is_file()
 
 
-def test_compare_prints_the_tables_and_where_the_outputs_are(tiny_trace: Path, tmp_path: Path) -> None:
+def test_compare_prints_the_tables_and_where_the_outputs_are(tiny_trace: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # pytest-xdist's workers set COLUMNS=80: full names need more
     args = ["compare", "--trace", str(tiny_trace), "--orgs", "2", "--policies", "rr", "--out", str(tmp_path / "o")]
     result = runner.invoke(cli.app, args)
     assert result.exit_code == 0, result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -109,3 +110,43 @@ def staged_dir(out: str | Path) -> Iterator[Path]:
             os.replace(stage, out)
     finally:
         shutil.rmtree(stage, ignore_errors=True)  # gone already after a successful rename
+
+
+@contextlib.contextmanager
+def staged_files(out: str | Path) -> Iterator[Path]:
+    """Write a set of result files into a hidden temporary directory inside `out`, then move them into `out`.
+
+    For output directories that also hold what must survive between runs, such as a replication's sweep store
+    (``DIR/sweep``), which `staged_dir` would replace with the rest. An interruption (Ctrl-C) or an error before
+    the end leaves `out` as it was: the previous complete result set, if any, and never a half-written one; a
+    directory created for this run and left empty is removed. The files move one ``os.replace`` each (a few
+    milliseconds in all). ``report.json`` files naming the temporary paths are rewritten to name the final ones.
+
+    Raises
+    ------
+    InputError : `out` cannot be written (see `ensure_writable_dir`).
+    """
+    out = Path(out)
+    existed = out.exists()
+    ensure_writable_dir(out)
+    stage = Path(tempfile.mkdtemp(prefix=".results.", suffix=".partial", dir=out))
+    done = False
+    try:
+        yield stage
+        for path in sorted(p for p in stage.rglob("*") if p.is_file()):
+            target = out / path.relative_to(stage)
+            if path.name == OUTPUT_MARKER:  # it names the staged paths: name the final ones
+                staged, final = (json.dumps(str(folder))[1:-1] for folder in (stage, out))
+                path.write_text(path.read_text(encoding="utf-8").replace(staged, final), encoding="utf-8")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+        done = True
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        if not done and not existed and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+
+
+def final_paths(files: dict[str, Path], stage: Path, out: Path) -> dict[str, Path]:
+    """`files` written under `stage` (`staged_files`), named where they end up, under `out`."""
+    return {name: out / Path(path).relative_to(stage) for name, path in files.items()}

@@ -13,9 +13,10 @@ import contextlib
 import contextvars
 import io
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, is_dataclass
+from dataclasses import asdict, dataclass, is_dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -24,7 +25,7 @@ import typer
 from typer._click.exceptions import BadParameter, ClickException  # typer >= 0.29 vendors click
 
 import fairsched
-from fairsched._io import OUTPUT_MARKER, ensure_writable_dir, staged_dir
+from fairsched._io import OUTPUT_MARKER, ensure_writable_dir, final_paths, staged_dir, staged_files
 from fairsched.errors import ConfigError, FairschedError
 
 if TYPE_CHECKING:
@@ -387,7 +388,8 @@ def replicate_jsspp05_command(
     _prepare_out(out)
     with _interruptible(), _progress(enabled=not as_json) as progress:
         result = jsspp05.run(config, progress=progress)
-    outputs = write_jsspp05_outputs(result, out)
+    with staged_files(out) as stage:  # the result set appears whole or not at all; the store stays
+        outputs = final_paths(write_jsspp05_outputs(result, stage), stage, out)
     if as_json:
         _emit_json(jsspp05_json(result, outputs))
         return
@@ -415,9 +417,8 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
 
     config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
     if variants:
-        _prepare_out(out)
-        with _progress(enabled=not as_json) as progress:
-            result = ppam13_variants.run_variants(config, progress=progress)
+        with staged_files(out) as stage, _progress(enabled=not as_json) as progress:
+            result = ppam13_variants.run_variants(replace(config, out_dir=stage), progress=progress)
         if as_json:
             _emit_json(ppam13_variants.to_json(result))
         else:
@@ -448,9 +449,8 @@ def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json:
     from fairsched.replicate import ppam13
     from fairsched.report.online import replication_table
 
-    _prepare_out(config.out_dir)
-    with _interruptible(), _progress(enabled=not as_json) as progress:
-        result = run(config, progress=progress)
+    with _interruptible(), staged_files(config.out_dir) as stage, _progress(enabled=not as_json) as progress:
+        result = run(replace(config, out_dir=stage), progress=progress)  # the files appear whole, at the end
     if as_json:
         _emit_json(ppam13.to_json(result))  # ppam13 and spaa13 share the row schema
         return
@@ -526,7 +526,8 @@ def replicate_tpds11_command(
     _prepare_out(out)
     with _interruptible(), _progress(enabled=not as_json) as progress:
         result = tpds11.run(config, progress=progress)
-    outputs = write_tpds11_outputs(result, out)
+    with staged_files(out) as stage:  # the result set appears whole or not at all; the store stays
+        outputs = final_paths(write_tpds11_outputs(result, stage), stage, out)
     if as_json:
         _emit_json(tpds11.to_json(result, outputs))
         return
@@ -609,7 +610,8 @@ def replicate_networking20_command(
     _prepare_out(out)
     with _interruptible(), _progress(enabled=not as_json) as progress:
         result = networking20.run(config, progress=progress)
-    outputs = write_networking20_outputs(result, out)
+    with staged_files(out) as stage:  # the result set appears whole or not at all; the store stays
+        outputs = final_paths(write_networking20_outputs(result, stage), stage, out)
     if as_json:
         _emit_json(networking20.to_json(result, outputs))
         return
@@ -830,7 +832,7 @@ def _console() -> Console:
     from rich.console import Console
 
     console = Console()
-    if not console.is_terminal:
+    if not console.is_terminal and "COLUMNS" not in os.environ:  # COLUMNS=80 still asks for 80 columns
         console.width = _PLAIN_WIDTH
     return console
 

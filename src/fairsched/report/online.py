@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from rich import box
 from rich.console import Group
 from rich.table import Table
 
@@ -50,7 +51,7 @@ from fairsched.online.experiment import CompareResult, PolicyOutcome, effective_
 from fairsched.report.batsim import online_jobs_frame, safe_workload_name
 from fairsched.report.export import DPI, write_csv
 from fairsched.report.html import Table as HtmlTable
-from fairsched.report.tables import fmt_number, fmt_value, jsonable
+from fairsched.report.tables import Fitted, fmt_number, fmt_value, jsonable, short_policy, whole_numbers, with_legend
 from fairsched.scenario import MEMBER_COLUMNS
 
 # Above this many organizations the per-organization table would be too wide to read: only its extremes are shown.
@@ -95,9 +96,21 @@ def org_deviation(outcome: PolicyOutcome, result: CompareResult) -> np.ndarray:
 
 def compare_renderable(result: CompareResult) -> Group:
     """Scenario summary, the per-policy table and the per-organization deviations, ready for `rich`."""
-    parts: list[Any] = [scenario_table(result), policy_table(result)]
-    parts.append(org_table(result))
-    return Group(*parts)
+    names = list(result.policies)
+    return Group(scenario_table(result),
+                 Fitted(whole_numbers(policy_table(result)),
+                        with_legend(whole_numbers(policy_table(result, short=True)), names,
+                                    note="* = the reference")),
+                 Fitted(whole_numbers(org_table(result)),
+                        with_legend(whole_numbers(org_table(result, short=True)), names),
+                        *(with_legend(Group(*(whole_numbers(org_table(result, short=True, orgs=chunk))
+                                              for chunk in _chunks(result.scenario.n_orgs, size))), names)
+                          for size in (6, 3))))
+
+
+def _chunks(n: int, size: int) -> list[range]:
+    """0..n-1 in consecutive ranges of `size` (the last may be shorter)."""
+    return [range(start, min(start + size, n)) for start in range(0, n, size)]
 
 
 def scenario_table(result: CompareResult) -> Table:
@@ -120,8 +133,10 @@ def scenario_table(result: CompareResult) -> Table:
     return table
 
 
-def policy_table(result: CompareResult) -> Table:
-    """One row per policy: Delta psi / p_tot, the worst organization's deviation, mean wait, utilization, time."""
+def policy_table(result: CompareResult, *, short: bool = False) -> Table:
+    """One row per policy: Delta psi / p_tot, the worst organization's deviation, mean wait, utilization, time.
+
+    ``short``: abbreviated policy names (`fairsched.report.tables.short_policy`), for narrow terminals."""
     table = Table(title=f"Fairness against {result.reference}: Δψ/p_tot (SPAA'13 Sec. 6.3)", title_justify="left")
     table.add_column("policy")
     table.add_column("Δψ/p_tot (s)", justify="right")
@@ -131,36 +146,42 @@ def policy_table(result: CompareResult) -> Table:
     table.add_column("run time (s)", justify="right")
     for name, outcome in result.policies.items():
         deviation = org_deviation(outcome, result)
-        label = f"{name} (reference)" if name == result.reference else name
+        label = (f"{short_policy(name)}*" if short else f"{name} (reference)") if name == result.reference else (
+            short_policy(name) if short else name)
         table.add_row(label, fmt_number(outcome.fairness.delta_psi_over_ptot),
                       fmt_number(float(np.abs(deviation).max()) if deviation.size else math.nan),
                       fmt_number(outcome.mean_wait), f"{outcome.utilization:.1%}", f"{outcome.run_time_s:.2f}")
     return table
 
 
-def org_table(result: CompareResult) -> Table:
+def org_table(result: CompareResult, *, short: bool = False, orgs: range | None = None) -> Table:
     """(psi_u - psi*_u) / p_tot, one row per policy and one column per organization (machines in the header).
 
     With more than `MAX_ORG_COLUMNS` organizations only the most favoured and the most harmed are shown.
+    ``short``: abbreviated policy names, for narrow terminals; ``orgs``: only these organizations' columns (a
+    narrow terminal gets the table in several parts).
     """
     k = result.scenario.n_orgs
     machines = result.scenario.machines_per_org
-    table = Table(title="Per organization: (ψ_u − ψ*_u)/p_tot in s (> 0 favoured, < 0 harmed)",
+    shown = range(k) if orgs is None else orgs
+    part = "" if orgs is None or len(shown) == k else f", organizations {shown.start}–{shown.stop - 1}"
+    table = Table(title=f"Per organization: (ψ_u − ψ*_u)/p_tot in s (> 0 favoured, < 0 harmed){part}",
                   title_justify="left")
     table.add_column("policy")
     if k <= MAX_ORG_COLUMNS:
-        for org in range(k):
+        for org in shown:
             table.add_column(f"org {org}\n{machines[org]} m", justify="right")
     else:
         table.add_column("most favoured", justify="right")
         table.add_column("most harmed", justify="right")
     for name, outcome in result.policies.items():
         deviation = org_deviation(outcome, result)
+        label = short_policy(name) if short else name
         if k <= MAX_ORG_COLUMNS:
-            table.add_row(name, *(fmt_number(value) for value in deviation))
+            table.add_row(label, *(fmt_number(deviation[org]) for org in shown))
         else:
             best, worst = int(np.argmax(deviation)), int(np.argmin(deviation))
-            table.add_row(name, f"org {best}: {fmt_number(deviation[best])}",
+            table.add_row(label, f"org {best}: {fmt_number(deviation[best])}",
                           f"org {worst}: {fmt_number(deviation[worst])}")
     return table
 
@@ -198,21 +219,36 @@ def _workload_json(result: CompareResult) -> dict[str, Any]:
     }
 
 
-def replication_table(rows: list[Mapping[str, Any]], title: str) -> Table:
-    """Δψ/p_tot mean (std) per cell and policy, ours beside the paper's (the rows of `ROW_KEYS`)."""
-    table = Table(title=title)
+def replication_table(rows: list[Mapping[str, Any]], title: str) -> Fitted:
+    """Δψ/p_tot mean (std) per cell and policy, ours beside the paper's (the rows of `ROW_KEYS`).
+
+    On a narrow terminal (80 columns) the policies are abbreviated (a legend follows), the std goes under the
+    mean and long names wrap: no number is ever cut.
+    """
+    names = [str(row["policy"]) for row in rows]
+    return Fitted(whole_numbers(_replication_table(rows, title, short=False)),
+                  with_legend(whole_numbers(_replication_table(rows, title, short=True)), names,
+                              note="mean over the windows, (std) below it"))
+
+
+def _replication_table(rows: list[Mapping[str, Any]], title: str, *, short: bool) -> Table:
+    narrow = {"box": box.SIMPLE_HEAD, "show_edge": False, "padding": (0, 1, 0, 0), "pad_edge": False}
+    table = Table(title=title, **(narrow if short else {}))  # short: no vertical rules, one space between columns
     for name in ("table", "trace", "window", "split", "k", "m", "policy", "ours", "paper", "windows"):
-        table.add_column(name, justify="right" if name in ("k", "m", "ours", "paper", "windows") else "left")
+        table.add_column("n" if short and name == "windows" else name,
+                         justify="right" if name in ("k", "m", "ours", "paper", "windows") else "left")
 
     def cell(mean: Any, std: Any) -> str:
         if mean is None or (isinstance(mean, float) and math.isnan(mean)):
             return "—"
         return f"{mean:,.1f}" if std is None or (isinstance(std, float) and math.isnan(std)) else (
-            f"{mean:,.1f} ({std:,.1f})")
+            f"{mean:,.1f}{chr(10) if short else ' '}({std:,.1f})")
 
     for row in rows:
-        table.add_row(str(row["table"]), str(row["trace"]), f"{row['window_length']:.0e}" if row["window_length"]
-                      else "—", str(row["split"]), str(row["orgs"]), str(row["machines"]), str(row["policy"]),
+        table.add_row(str(row["table"]).replace("Table ", "") if short else str(row["table"]), str(row["trace"]),
+                      f"{row['window_length']:.0e}" if row["window_length"] else "—", str(row["split"]),
+                      str(row["orgs"]), str(row["machines"]),
+                      short_policy(str(row["policy"])) if short else str(row["policy"]),
                       cell(row["mean"], row["std"]), cell(row["paper_mean"], row["paper_std"]), str(row["windows"]))
     return table
 
