@@ -119,6 +119,15 @@ def test_hand_timeline_when_machines_are_taken_in_descending_order(monkeypatch: 
                                                                                                     [7, 33])
 
 
+def test_lowest_machines_first_is_the_ascending_timeline_whatever_the_seed() -> None:
+    """machines="lowest" (an ablation of docs/replication/ppam13.md) gives the hand timeline of the ascending order."""
+    for seed in (0, 7):
+        result = simulate(HAND, DirectContr(machines="lowest"), seed=seed)
+        assert result.schedule[ROW].to_numpy().tolist() == [
+            [1, 1, 0, 0, 4, 0], [2, 0, 1, 1, 4, 1], [3, 0, 2, 2, 4, 2], [4, 1, 2, 4, 6, 0]]
+        assert result.per_org["psi_by_machine_owner"].tolist() == [21, 19]
+
+
 def test_equal_lags_go_to_the_lowest_org_which_fills_machines_until_its_queue_is_empty() -> None:
     # Two machines, two jobs per organization at t=0, phi - psi = 0 for both: org 0 takes both machines.
     scenario = scenario_from_arrays(release=[0, 0, 0, 0], processing_time=[1, 1, 1, 1], org=[1, 0, 1, 0],

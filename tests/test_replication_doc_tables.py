@@ -1,4 +1,4 @@
-"""Every table and marked number of the networking20, jsspp05 and tpds11 replication docs (and of
+"""Every table and marked number of the networking20, jsspp05, tpds11 and spaa13 replication docs (and of
 docs/openshop.md) equals its rendering from docs/replication/data (`fairsched.replicate._doc_tables`), and the
 check notices a changed result file."""
 
@@ -15,7 +15,8 @@ from fairsched.replicate._networking20_ablations import verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "replication" / "data"
-DOCS = ["replication/networking20.md", "replication/jsspp05.md", "replication/tpds11.md", "openshop.md"]
+DOCS = ["replication/networking20.md", "replication/jsspp05.md", "replication/tpds11.md", "replication/spaa13.md",
+        "openshop.md"]
 
 
 @pytest.mark.parametrize("doc", DOCS)

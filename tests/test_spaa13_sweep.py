@@ -87,3 +87,44 @@ def test_bad_cells_are_config_errors(tiny_dir: Path) -> None:
         spaa13_cell.Config(part="fig4", trace="RICC")
     with pytest.raises(ConfigError, match="splits: unknown 'pareto'"):
         spaa13.run(spaa13.SPAA13Config(traces_dir=tiny_dir, splits=("pareto",)))
+
+
+def test_figures_draw_zeros_on_a_symlog_axis(tmp_path: Path) -> None:
+    """A policy that matched REF (mean 0) stays on the plot: symlog axis from 0, the point's y is 0."""
+    from fairsched.replicate._online_windows import LINTHRESH, bar_figure, k_figure
+
+    rows = [{"machines": 17, "split": "zipf", "orgs": k, "policy": policy, "mean": mean}
+            for k, policy, mean in [(2, "DIRECTCONTR", 0.0), (3, "DIRECTCONTR", 50.0), (2, "ROUNDROBIN", 3e4),
+                                    (3, "ROUNDROBIN", 2e4)]]
+    axes = k_figure(rows, "t").axes[0]
+    assert axes.get_yscale() == "symlog" and axes.get_yaxis().get_transform().linthresh == LINTHRESH
+    low, high = axes.get_ylim()
+    assert low == 0 and high >= 3e4
+    directcontr = next(line for line in axes.lines if line.get_label() == "DIRECTCONTR")
+    assert list(directcontr.get_ydata()) == [0.0, 50.0]
+    table = [{"table": "table", "trace": "RICC", "split": "uniform", "policy": p, "mean": m, "paper_mean": pm,
+              "windows": 3} for p, m, pm in [("DIRECTCONTR", 0.0, 1520), ("ROUNDROBIN", 10.0, 7560)]]
+    assert bar_figure(table, "t").axes[0].get_yscale() == "symlog"
+
+
+def test_doc_figures_and_tables_render_from_the_shipped_file(tmp_path: Path) -> None:
+    from fairsched.replicate import _spaa13_doc
+
+    data = Path(__file__).resolve().parents[1] / "docs" / "replication" / "data"
+    paths = _spaa13_doc.figures(data, tmp_path)
+    assert sorted(path.name for path in paths.values()) == ["spaa13-fig45.png", "spaa13-table.png"]
+    assert all(path.stat().st_size > 10_000 for path in paths.values())
+
+
+def test_doc_tables_count_windows_by_hand(tmp_path: Path) -> None:
+    """Three hand-made windows: which policy is fairer, window by window, and the mean (std) of one cell."""
+    from fairsched.replicate import _spaa13_doc
+
+    ratios = {"RAND (N=15)": [0.0, 5.0, 1.0], "DIRECTCONTR": [0.0, 3.0, 2.0], "ROUNDROBIN": [0.0, 9.0, 9.0],
+              "FAIRSHARE": [0.0, 4.0, 4.0], "UTFAIRSHARE": [0.0, 3.0, 2.0], "RAND printed (N=15)": [0.0, 5.0, 1.0]}
+    rows = [{"table": "table", "trace": "RICC", "split": "uniform", "orgs": 5, "machines": 8192, "window": w,
+             "policy": p, "ratio": r[w]} for p, r in ratios.items() for w in range(3)]
+    pd.DataFrame(rows).to_csv(tmp_path / _spaa13_doc.FILE, index=False)
+    pairs = _spaa13_doc.table_pairs(tmp_path)
+    assert "| RICC | uniform | 3 | 2 | 1 / 1 / 1 | 2 / 0 / 1 | 0 / 0 / 3 | 0 / 0 / 3 |" in pairs
+    assert "| RICC | DIRECTCONTR | 1520 (3765) | 1.7 (1.5) | — |" in _spaa13_doc.table_workloads(tmp_path)

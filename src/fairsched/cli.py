@@ -411,11 +411,19 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
                              as_json: Json = False,
                              variants: Annotated[bool, typer.Option(help="Run the PPAM'13 ablation grid "
                                                                     "instead (ppam13_variants_*.csv).")] = False,
+                             windows: Annotated[int | None, typer.Option(
+                                 min=1, help="Windows per table and trace (default 100, 10 with --quick).")] = None,
+                             executor: Executor = "local", scheduler: Scheduler = None,
                              ) -> None:
-    """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows."""
+    """Replicate PPAM'13 Tables 1–2: Δψ/p_tot of online policies against REF over random windows.
+
+    The windows run as a sweep kept in OUT/sweep: a rerun resumes where an interrupted one stopped.
+    """
     from fairsched.replicate import ppam13, ppam13_variants
 
-    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out)
+    config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
+                                 windows=windows, executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     if variants:
         with staged_files(out) as stage, _progress(enabled=not as_json) as progress:
             result = ppam13_variants.run_variants(replace(config, out_dir=stage), progress=progress)
@@ -431,6 +439,9 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
 def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces: Traces = None, seed: Seed = 0,
                              out: Annotated[Path, typer.Option(file_okay=False, help="Where the CSV files and "
                                                                "figures go.")] = Path("results/spaa13"),
+                             fig_seeds: Annotated[int | None, typer.Option(
+                                 min=1, help="Scenario seeds per point of Figs. 4-5 (default 10, 2 with "
+                                 "--quick).")] = None,
                              executor: Executor = "local", scheduler: Scheduler = None,
                              as_json: Json = False) -> None:
     """Replicate SPAA'13 Sec. 6.3: Fig. 4–5 (Δψ/p_tot against k) and the 5-organization table.
@@ -440,7 +451,7 @@ def replicate_spaa13_command(quick: Quick = False, workers: Workers = 1, traces:
     from fairsched.replicate import spaa13
 
     config = spaa13.SPAA13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
-                                 executor=executor, scheduler=scheduler, store=out / "sweep",
+                                 seeds=fig_seeds, executor=executor, scheduler=scheduler, store=out / "sweep",
                                  resume=f"run the same command again to resume (kept in {out / 'sweep'})")
     _replicate_online(spaa13.run, config, "SPAA'13 Sec. 6.3: Δψ/p_tot mean (std), ours vs the paper", as_json)
 

@@ -101,7 +101,9 @@ class Cell:
     ``paper_values`` maps a policy label to the paper's (mean, std); ``std`` may be None.
     The PPAM'13 ablations: ``orgs_by`` ("user", or "job": each job joins an organization on its own),
     ``zipf_s`` (exponent of the Zipf split), ``warm_start`` (`warm_window`: the trace's backlog and running jobs
-    at the window start are released at time 0) and ``reference`` ("ref" = lookahead rule, or "ref-literal").
+    at the window start are released at time 0), ``reference`` ("ref" = lookahead rule, or "ref-literal"),
+    ``granularity`` (seconds: releases floored and run times rounded up to multiples of it, `coarsen`) and
+    ``parallel_jobs`` ("copies": a q-processor job is q sequential copies; "serial": one copy; "skip": dropped).
     """
 
     paper: str
@@ -120,6 +122,8 @@ class Cell:
     zipf_s: float = DEFAULT_ZIPF_S
     warm_start: bool = False
     reference: str = "ref"
+    granularity: int = 1
+    parallel_jobs: str = "copies"
 
 
 @dataclass(frozen=True)
@@ -254,10 +258,45 @@ def make_tasks(cells: Sequence[Cell], workloads: dict[str, Workload], seed: int)
             else:
                 cut = window(workload, start=start, length=cell.window_length)
             cut = cut.with_jobs(cut.jobs.loc[:, list(_KEEP_COLUMNS)].reset_index(drop=True))
+            cut = coarsen(cut, start=start, granularity=cell.granularity, parallel_jobs=cell.parallel_jobs)
             if cell.release_scale != 1.0:
                 cut = compress_arrivals(cut, cell.release_scale, origin=start)
             tasks.append(_Task(cell, index, start, window_seed(seed, key, index), cut))
     return tasks
+
+
+def coarsen(workload: Workload, *, start: float, granularity: int = 1, parallel_jobs: str = "copies") -> Workload:
+    """The PPAM'13 ablations of time granularity and parallel jobs (docs/replication/ppam13.md), on a window's jobs.
+
+    ``granularity`` g > 1: each release is floored to a multiple of g seconds after `start` and each run time
+    rounded up to a multiple of g (a clock ticking every g seconds: more jobs arrive and end together).
+    ``parallel_jobs``: "copies" keeps q processors (q sequential copies, the default), "serial" makes every job
+    one copy, "skip" drops the jobs on more than one processor (at least one job is kept: the narrowest first).
+
+    >>> import pandas as pd
+    >>> jobs = pd.DataFrame({"submit_time": [100.0, 161.0], "run_time": [1.0, 60.0], "processors": [1, 4]})
+    >>> coarsen(Workload(jobs=jobs), start=100, granularity=60).jobs.to_numpy().tolist()
+    [[100.0, 60.0, 1.0], [160.0, 60.0, 4.0]]
+    >>> coarsen(Workload(jobs=jobs), start=100, parallel_jobs="skip").jobs["processors"].tolist()
+    [1]
+    """
+    if granularity == 1 and parallel_jobs == "copies":
+        return workload
+    jobs = workload.jobs.copy()
+    if granularity != 1:
+        g = float(granularity)
+        jobs["submit_time"] = start + np.floor((jobs["submit_time"].to_numpy(dtype=np.float64) - start) / g) * g
+        jobs["run_time"] = np.maximum(np.ceil(jobs["run_time"].to_numpy(dtype=np.float64) / g), 1.0) * g
+    if parallel_jobs == "serial":
+        jobs["processors"] = 1
+    elif parallel_jobs == "skip":
+        wide = jobs["processors"].to_numpy(dtype=np.float64) > 1
+        if wide.all() and len(jobs):
+            wide[int(np.argmin(jobs["processors"].to_numpy(dtype=np.float64)))] = False
+        jobs = jobs.loc[~wide].reset_index(drop=True)
+    elif parallel_jobs != "copies":
+        raise ConfigError(f"parallel_jobs={parallel_jobs!r}: expected copies, serial or skip")
+    return workload.with_jobs(jobs)
 
 
 def warm_window(workload: Workload, *, start: float, length: float) -> Workload:
@@ -370,7 +409,7 @@ def summarize(ratios: np.ndarray) -> dict[str, Any]:
 
 
 def to_json(result: ReplicationResult) -> dict[str, Any]:
-    """``{"rows": [...], "notes": [...]}``: the issue's ``--json`` rows (NaN → null) plus the notes."""
+    """``{"rows": [...], "notes": [...]}``: the ``--json`` rows of docs/usage.md (NaN → null) plus the notes."""
     def clean_value(value: Any) -> Any:
         if isinstance(value, float) and not math.isfinite(value):
             return None
@@ -407,47 +446,63 @@ def write_outputs(result: ReplicationResult, out_dir: str | Path, prefix: str,
     return files
 
 
+LINTHRESH = 1.0
+"""Δψ/p_tot axes are symmetric-log (``symlog``): logarithmic above `LINTHRESH` seconds, linear below, so a zero (a
+policy that matched REF exactly) is drawn at 0 instead of being dropped as on a log axis."""
+SYMLOG_NOTE = f"symlog axis: linear below {LINTHRESH:g} s, so 0 (= REF's ψ exactly) is drawn at 0"
+
+
+def _symlog(axes: Any) -> None:
+    axes.set_yscale("symlog", linthresh=LINTHRESH)
+    axes.set_ylim(bottom=0)
+    axes.set_ylabel("Δψ / p_tot (s), symlog")
+
+
 def bar_figure(rows: Sequence[dict[str, Any]], title: str) -> Any:
-    """One panel per (table, trace): mean Δψ/p_tot per policy, ours beside the paper's (log scale)."""
+    """One panel per (table, trace, split): mean Δψ/p_tot per policy, ours beside the paper's (`SYMLOG_NOTE`)."""
     from matplotlib.figure import Figure  # plotting is optional
 
-    panels = list(dict.fromkeys((row["table"], row["trace"]) for row in rows if row["policy"] != REF.label))
-    figure = Figure(figsize=(5.5 * max(1, len(panels)), 4.2))
-    for number, (table, trace) in enumerate(panels, start=1):
+    panels = list(dict.fromkeys((row["table"], row["trace"], row["split"]) for row in rows
+                                if row["policy"] != REF.label))
+    figure = Figure(figsize=(5.5 * max(1, len(panels)), 4.4))
+    for number, (table, trace, split) in enumerate(panels, start=1):
         axes = figure.add_subplot(1, len(panels), number)
-        mine = [row for row in rows if (row["table"], row["trace"]) == (table, trace) and row["policy"] != REF.label]
+        mine = [row for row in rows if (row["table"], row["trace"], row["split"]) == (table, trace, split)
+                and row["policy"] != REF.label]
         x = np.arange(len(mine))
         ours = [row["mean"] for row in mine]
         paper = [np.nan if row["paper_mean"] is None else row["paper_mean"] for row in mine]
         axes.bar(x - 0.2, ours, 0.4, label="fairsched")
-        axes.bar(x + 0.2, paper, 0.4, label="paper")
+        if not all(np.isnan(paper)):
+            axes.bar(x + 0.2, paper, 0.4, label="paper")
         axes.set_xticks(x, [row["policy"] for row in mine], rotation=35, ha="right", fontsize=8)
-        axes.set_yscale("log")
-        axes.set_title(f"{trace}, {table} ({mine[0]['split']}, {mine[0]['windows']} windows)", fontsize=9)
-        axes.set_ylabel("Δψ / p_tot (s)")
+        _symlog(axes)
+        axes.set_title(f"{trace}, {table} ({split}, {mine[0]['windows']} windows)", fontsize=9)
         axes.legend(fontsize=8)
-    figure.suptitle(title)
+    figure.suptitle(f"{title}\n{SYMLOG_NOTE}", fontsize=10)
     return figure
 
 
 def k_figure(rows: Sequence[dict[str, Any]], title: str) -> Any:
-    """One panel per (machines, split): mean Δψ/p_tot against the number of organizations k, per policy."""
+    """One panel per (machines, split): mean Δψ/p_tot against the number of organizations k, per policy
+    (`SYMLOG_NOTE`; a point at 0 is a policy that matched REF at every seed; RAND printed dashed)."""
     from matplotlib.figure import Figure  # plotting is optional
 
     panels = list(dict.fromkeys((row["machines"], row["split"]) for row in rows if row["orgs"] is not None))
     columns = 2
-    figure = Figure(figsize=(11, 3.6 * math.ceil(len(panels) / columns)))
+    figure = Figure(figsize=(11, 3.6 * math.ceil(len(panels) / columns) + 0.4))
     for number, (machines, split) in enumerate(panels, start=1):
         axes = figure.add_subplot(math.ceil(len(panels) / columns), columns, number)
         mine = [row for row in rows if (row["machines"], row["split"]) == (machines, split)]
         for policy in dict.fromkeys(row["policy"] for row in mine if row["policy"] != REF.label):
             points = sorted((row["orgs"], row["mean"]) for row in mine if row["policy"] == policy)
-            axes.plot([k for k, _ in points], [v for _, v in points], marker="o", label=policy)
-        axes.set_yscale("log")
+            axes.plot([k for k, _ in points], [v for _, v in points], marker="o", markersize=3, label=policy,
+                      linestyle="--" if "printed" in policy else "-")
+        _symlog(axes)
+        axes.set_xticks(sorted({row["orgs"] for row in mine}))
         axes.set_xlabel("organizations k")
-        axes.set_ylabel("Δψ / p_tot (s)")
         axes.set_title(f"{machines} machines, {split}", fontsize=9)
-        axes.legend(fontsize=7)
-    figure.suptitle(title)
+        axes.legend(fontsize=6)
+    figure.suptitle(f"{title}\n{SYMLOG_NOTE}", fontsize=10)
     figure.tight_layout()
     return figure

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
 
 from fairsched.errors import ConfigError
 from fairsched.replicate._online_windows import (
@@ -44,12 +47,15 @@ from fairsched.replicate._online_windows import (
     bar_figure,
     check_common,
     check_names,
-    load_traces,
-    measure,
+    summarize,
     to_json,
+    trace_file,
     write_outputs,
 )
 from fairsched.scenario import DEFAULT_ZIPF_S
+from fairsched.sweep import Spec, load_spec, run_sweep
+from fairsched.sweep.results import load_rows
+from fairsched.sweep.store import store_or_temporary
 
 __all__ = ["PAPER", "POLICIES", "TABLES", "PPAM13Config", "ReplicationResult", "run", "to_json"]
 
@@ -103,6 +109,17 @@ class PPAM13Config:
         uniformly over the organizations.
     reference : REF with the "ref" (lookahead) or "ref-literal" tie rule.
     zipf_s : the Zipf exponent of ``splits=("zipf",)`` (default TPDS'11's 1.4267; the papers give none).
+    granularity : seconds per clock tick: releases floored, run times rounded up to multiples (default 1).
+    parallel_jobs : a q-processor job is q sequential "copies" (the paper), one "serial" copy, or "skip"ped.
+    directcontr_machines : DIRECTCONTR hands out free machines in "random" order (Algorithm 1 line 9) or
+        "lowest" id first.
+
+    How it runs (the windows are a sweep, `sweep_specs`):
+
+    executor, scheduler : the sweep's executor (``local`` or ``dask``) and Dask scheduler address (None = a
+        LocalCluster); see `fairsched.sweep.run_sweep`.
+    store : where the sweep's store goes, kept to resume an interrupted run; None = a temporary directory.
+    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
     """
 
     traces_dir: Path | None = None
@@ -122,6 +139,19 @@ class PPAM13Config:
     orgs_by: Literal["user", "job"] = "user"
     reference: Literal["ref", "ref-literal"] = "ref"
     zipf_s: float = DEFAULT_ZIPF_S
+    granularity: int = 1
+    parallel_jobs: Literal["copies", "serial", "skip"] = "copies"
+    directcontr_machines: Literal["random", "lowest"] = "random"
+    executor: str = "local"
+    scheduler: str | None = None
+    store: Path | None = None
+    resume: str | None = None
+
+
+SWITCHES = ("directcontr_update", "fairshare_ratios", "rand_estimator", "rand_orderings", "window_start", "orgs_by",
+            "reference", "zipf_s", "granularity", "parallel_jobs", "directcontr_machines")
+SPECS_DIR = Path(__file__).with_name("specs")
+CHUNK = 10  # windows per sweep cell
 
 
 def policies(config: PPAM13Config) -> tuple[PolicySpec, ...]:
@@ -137,7 +167,8 @@ def policies(config: PPAM13Config) -> tuple[PolicySpec, ...]:
                                                                  (("n_orderings", config.rand_orderings),))
     ratios = unless(config.fairshare_ratios, "frozen")
     return (ROUNDROBIN, with_params(rand, estimator=unless(config.rand_estimator, "orderings")),
-            with_params(DIRECTCONTR, update=unless(config.directcontr_update, "corrected")),
+            with_params(DIRECTCONTR, update=unless(config.directcontr_update, "corrected"),
+                        machines=unless(config.directcontr_machines, "random")),
             with_params(FAIRSHARE, ratios=ratios), with_params(UTFAIRSHARE, ratios=ratios), CURRFAIRSHARE, REF)
 
 
@@ -147,12 +178,13 @@ def cells(config: PPAM13Config) -> list[Cell]:
     return [Cell(paper=PAPER_NAME, table=table, trace=trace, window_length=TABLES[table], split=split, orgs=5,
                  machines=TRACES[trace].machines, policies=policies(config), windows=n,
                  paper_values=PAPER[(table, trace)] if split == "uniform" else (), orgs_by=config.orgs_by,
-                 zipf_s=config.zipf_s, warm_start=config.window_start == "warm", reference=config.reference)
+                 zipf_s=config.zipf_s, warm_start=config.window_start == "warm", reference=config.reference,
+                 granularity=config.granularity, parallel_jobs=config.parallel_jobs)
             for table in config.tables for trace in config.traces for split in config.splits]
 
 
 def run(config: PPAM13Config, *, progress: ProgressCallback | None = None) -> ReplicationResult:
-    """Replicate PPAM'13 Tables 1–2 as configured (module docstring).
+    """Replicate PPAM'13 Tables 1–2 as configured (module docstring), through the sweep layer (`sweep_specs`).
 
     Every trace file is checked before any is read. Cost: 7 simulations per window (REF at k = 5 is cheap);
     ``quick`` on both traces and both tables takes about a minute on 2 cores (docs/replication/ppam13.md).
@@ -160,11 +192,20 @@ def run(config: PPAM13Config, *, progress: ProgressCallback | None = None) -> Re
     Raises
     ------
     ConfigError : a missing trace (naming the file and the directory searched), or bad options.
+    SweepInterrupted : Ctrl-C or SIGTERM; the finished cells stay in ``config.store``.
     """
     started = time.perf_counter()
     check_config(config)
-    workloads = load_traces(config.traces, config.traces_dir)
-    rows, per_window = measure(cells(config), workloads, seed=config.seed, jobs=config.jobs, progress=progress)
+    for trace in config.traces:
+        trace_file(config.traces_dir, trace)
+    with store_or_temporary(config.store, prefix="fairsched-ppam13-") as store:
+        report = None if progress is None else (lambda done, total, _: progress("window cells", done, total))
+        run_sweep(sweep_spec(config), store, executor=config.executor, workers=config.jobs,
+                  scheduler=config.scheduler, fail_fast=True, resume=config.resume, progress=report)
+        stored = load_rows(store)[0]
+    the_cells = cells(config)
+    per_window = windows_frame(stored, the_cells)
+    rows = summary_rows(per_window, the_cells)
     result = ReplicationResult(paper=PAPER_NAME, config=config, rows=rows, per_window=per_window,
                                notes=[UNAVAILABLE_NOTE, REF_NOTE], elapsed_s=time.perf_counter() - started)
     if config.out_dir is not None:
@@ -172,6 +213,60 @@ def run(config: PPAM13Config, *, progress: ProgressCallback | None = None) -> Re
         files = write_outputs(result, config.out_dir, "ppam13", {"tables": figure})
         result = ReplicationResult(**{**result.__dict__, "files": files})
     return result
+
+
+def sweep_spec(config: PPAM13Config) -> Spec:
+    """The shipped spec (``ppam13.toml``, ``ppam13-quick.toml`` for ``quick``) with the configuration's tables,
+    traces, splits, windows (cut into cells of `CHUNK`), switches, traces directory and seed."""
+    spec = load_spec(SPECS_DIR / f"ppam13{'-quick' if config.quick else ''}.toml")
+    base = {key.replace("-", "_"): value for key, value in spec.base.items()}
+    base.update({name: getattr(config, name) for name in SWITCHES})
+    if config.traces_dir is not None:
+        base["traces_dir"] = str(Path(config.traces_dir).resolve())
+    grid = {key.replace("-", "_"): value for key, value in spec.grid.items()}
+    base.pop("split", None)
+    grid = {"table": list(config.tables), "trace": list(config.traces), "split": list(config.splits),
+            "first_window": grid.get("first_window", [base.pop("first_window", 0)])}
+    base.pop("first_window", None)
+    if config.windows is not None:
+        chunk = CHUNK if config.windows % CHUNK == 0 else config.windows
+        base["windows"] = chunk
+        grid["first_window"] = list(range(0, config.windows, chunk))
+    return replace(spec, base=base, grid=grid, seeds=(config.seed,))
+
+
+_WINDOW_COLUMNS = ("paper", "table", "trace", "window_length", "split", "orgs", "machines", "policy", "window", "start",
+                   "seed", "delta_psi", "p_tot", "ratio")
+
+
+def windows_frame(stored: pd.DataFrame, the_cells: list[Cell]) -> pd.DataFrame:
+    """The sweep store's rows as `ReplicationResult.per_window`: cells in `cells` order, then windows, then the
+    policies in the cell's order (exactly the rows of the direct window loop)."""
+    frame = stored.drop(columns=["seed"]).rename(columns={"window_seed": "seed"}).assign(paper=PAPER_NAME)
+    position = {(cell.table, cell.trace, cell.split): number for number, cell in enumerate(the_cells)}
+    order = {spec.label: number for number, spec in enumerate(the_cells[0].policies)}
+    frame = frame.assign(_cell=[position[key] for key in zip(frame["table"], frame["trace"], frame["split"],
+                                                              strict=True)],
+                         _policy=frame["policy"].map(order))
+    frame = frame.sort_values(["_cell", "window", "_policy"], kind="stable")
+    return frame.loc[:, list(_WINDOW_COLUMNS)].reset_index(drop=True)
+
+
+def summary_rows(per_window: pd.DataFrame, the_cells: list[Cell]) -> list[dict[str, Any]]:
+    """One row per (cell, policy) (`fairsched.replicate._online_windows.ROW_KEYS`), the paper's values beside."""
+    rows = []
+    for cell in the_cells:
+        mine = per_window[(per_window["table"] == cell.table) & (per_window["trace"] == cell.trace)
+                          & (per_window["split"] == cell.split)]
+        paper = dict(cell.paper_values)
+        for spec in cell.policies:
+            ratios = mine.loc[mine["policy"] == spec.label, "ratio"].to_numpy(dtype=np.float64)
+            paper_mean, paper_std = paper.get(spec.label, (None, None))
+            rows.append({"paper": cell.paper, "table": cell.table, "trace": cell.trace,
+                         "window_length": cell.window_length, "split": cell.split, "orgs": cell.orgs,
+                         "machines": cell.machines, "policy": spec.label, **summarize(ratios),
+                         "paper_mean": paper_mean, "paper_std": paper_std})
+    return rows
 
 
 def check_config(config: PPAM13Config) -> None:
@@ -185,11 +280,15 @@ def check_config(config: PPAM13Config) -> None:
                                ("rand_estimator", config.rand_estimator, ("orderings", "printed")),
                                ("window_start", config.window_start, ("empty", "warm")),
                                ("orgs_by", config.orgs_by, ("user", "job")),
-                               ("reference", config.reference, ("ref", "ref-literal"))):
+                               ("reference", config.reference, ("ref", "ref-literal")),
+                               ("parallel_jobs", config.parallel_jobs, ("copies", "serial", "skip")),
+                               ("directcontr_machines", config.directcontr_machines, ("random", "lowest"))):
         if value not in valid:
             raise ConfigError(f"{name}={value!r}: expected one of {', '.join(valid)}")
     if isinstance(config.rand_orderings, bool) or not isinstance(config.rand_orderings, int) \
             or config.rand_orderings < 1:
         raise ConfigError(f"rand_orderings={config.rand_orderings!r}: expected a positive number of orderings")
+    if isinstance(config.granularity, bool) or not isinstance(config.granularity, int) or config.granularity < 1:
+        raise ConfigError(f"granularity={config.granularity!r}: expected a positive number of seconds")
     if not (isinstance(config.zipf_s, int | float) and math.isfinite(config.zipf_s) and config.zipf_s >= 0):
         raise ConfigError(f"zipf_s={config.zipf_s!r}: expected a finite exponent >= 0")

@@ -24,7 +24,7 @@ from fairsched.replicate.ppam13_variants import Variant
 
 __all__ = ["Config", "Result", "run", "variants_spec"]
 
-_EXCLUDED = ("seed", "out_dir")
+_EXCLUDED = ("seed", "out_dir", "executor", "scheduler", "store", "resume")
 
 
 @dataclass(frozen=True)

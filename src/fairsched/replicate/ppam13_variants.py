@@ -79,6 +79,17 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("fs per start", (("fairshare_ratios", "per_start"),), "7: fair-share ratios after each start"),
     Variant("zipf+dc printed", (("splits", ("zipf",)), ("directcontr_update", "printed")), "1 + 2"),
 )
+# Hypothesis 8 of docs/replication/ppam13.md: what else could separate our set-up from the paper's.
+HYPOTHESIS_8: tuple[Variant, ...] = (
+    Variant("shipped", (), "today's defaults"),
+    Variant("zipf", (("splits", ("zipf",)),), "1: Zipf split, s = 1.4267"),
+    Variant("clock 60 s", (("granularity", 60),), "8: time granularity, one tick per minute"),
+    Variant("clock 600 s", (("granularity", 600),), "8: time granularity, one tick per 10 minutes"),
+    Variant("dc lowest", (("directcontr_machines", "lowest"),), "8: DIRECTCONTR's machines lowest id first"),
+    Variant("zipf+dc lowest", (("splits", ("zipf",)), ("directcontr_machines", "lowest")), "1 + 8"),
+    Variant("serial jobs", (("parallel_jobs", "serial"),), "8: a parallel job is one sequential job"),
+    Variant("no parallel", (("parallel_jobs", "skip"),), "8: parallel jobs left out"),
+)
 PAPER_VARIANT = "paper"  # the pseudo-variant holding the paper's own numbers
 CONCLUSIONS: dict[str, str] = {
     "i": "RAND most fair",
@@ -214,7 +225,7 @@ def _cell_mask(per_window: pd.DataFrame, cell: Cell) -> pd.Series:
 
 def _switch_columns(cell: Cell) -> dict[str, Any]:
     return {"orgs_by": cell.orgs_by, "zipf_s": cell.zipf_s, "warm_start": cell.warm_start,
-            "reference": cell.reference}
+            "reference": cell.reference, "granularity": cell.granularity, "parallel_jobs": cell.parallel_jobs}
 
 
 def _summary(records: pd.DataFrame) -> dict[str, Any]:

@@ -86,7 +86,7 @@ PAPER_TABLE: dict[str, dict[str, tuple[float, float]]] = {
     "LPC-EGEE": {"RAND (N=15)": (161, 435), "DIRECTCONTR": (218, 659), "ROUNDROBIN": (3774, 14244)},
     "RICC": {"RAND (N=15)": (791, 1348), "DIRECTCONTR": (1520, 3765), "ROUNDROBIN": (7560, 9226)},
 }
-_WINDOW_COLUMNS = ("table", "trace", "window_length", "split", "orgs", "machines", "policy", "window", "start",
+_WINDOW_COLUMNS = ("paper", "table", "trace", "window_length", "split", "orgs", "machines", "policy", "window", "start",
                    "seed", "delta_psi", "p_tot", "ratio")
 
 
@@ -211,7 +211,7 @@ def windows_frame(cells: pd.DataFrame) -> pd.DataFrame:
     """The sweep stores' rows as the per-window table (`ReplicationResult.per_window`), in a fixed order:
     figures by (table, machines, split, k, window), then the table by (trace, split, window); policies in the
     order they run."""
-    frame = cells.drop(columns=["seed"]).rename(columns={"window_seed": "seed"})
+    frame = cells.drop(columns=["seed"]).rename(columns={"window_seed": "seed"}).assign(paper=PAPER_NAME)
     order = {spec.label: number for number, spec in enumerate(dict.fromkeys(FIG_POLICIES + TABLE_POLICIES))}
     frame = frame.assign(_policy=frame["policy"].map(order), _table=frame["table"].map(
         {"fig4": 0, "fig5": 1, "table": 2}), _trace=frame["trace"].map({name: i for i, name in enumerate(TRACES)}))

@@ -57,6 +57,9 @@ class DirectContr:
           phi - psi of u moves by 2 (X_u - Y_u) away from the corrected one, X_u (Y_u) being the value at t of
           the units executed in the interval by u's jobs (on u's machines). The policy sees only decision
           points, so t_prev is the previous decision (see Deviations).
+    machines : the order free machines are handed out in (an ablation of docs/replication/ppam13.md):
+        "random" (default; Algorithm 1 line 9) or "lowest" id first — machines are numbered organization by
+        organization, so the first organizations' machines run most jobs and their owners earn most of phi.
 
     Sees: waiting counts, psi and phi, free machine ids. Never: processing times.
 
@@ -98,17 +101,23 @@ class DirectContr:
     """
 
     update: Literal["corrected", "printed"] = "corrected"
+    machines: Literal["random", "lowest"] = "random"
 
     def reset(self, info: ScenarioInfo, rng: np.random.Generator) -> None:
         if self.update not in ("corrected", "printed"):
             raise ConfigError(f"update={self.update!r}; expected 'corrected' or 'printed'")
+        if self.machines not in ("random", "lowest"):
+            raise ConfigError(f"machines={self.machines!r}; expected 'random' or 'lowest'")
         self.rng_ = rng
         self.swapped_ = [0] * info.n_orgs  # printed: Σ over intervals of (X_u - Y_u), Python ints (no overflow)
         self.last_: tuple[int, list[int], list[int], list[int], list[int]] | None = None
 
     def decide(self, view: OnlineView) -> Assignment:
         n_to_start = view.n_to_start
-        machines = random_machine_order(view.free_machines(), n_to_start, self.rng_)
+        if self.machines == "lowest":
+            machines = view.free_machines()[:n_to_start]
+        else:
+            machines = random_machine_order(view.free_machines(), n_to_start, self.rng_)
         # phi - psi is exact in int64: both lie in [0, 2**62) (the engine refuses larger scenarios)
         lag = (view.psi_by_machine_owner - view.psi).tolist()
         if self.update == "printed":
