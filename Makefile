@@ -23,7 +23,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/run_all.py --save docs/performance/data
+	$(BIN)/python benchmarks/perf_tables.py docs/performance.md
 
 clean:
 	rm -rf $(VENV) out build *.egg-info src/*.egg-info

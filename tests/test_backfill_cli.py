@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from fairsched import cli
 from fairsched.backfill.experiment import (
-    BackfillConfig,
+    Config,
     backfill_workload,
     recorded_schedule,
     run_backfill,
@@ -60,7 +60,7 @@ def toy_trace(tmp_path: Path) -> Path:
 
 
 def test_pipeline_gives_the_hand_worked_easy_schedule_and_metrics(toy_trace: Path) -> None:
-    report = run_backfill(BackfillConfig(trace=toy_trace, order="fcfs", backfill="easy"))
+    report = run_backfill(Config(trace=toy_trace, order="fcfs", backfill="easy"))
     schedule = report.result.schedule
     assert schedule["job"].tolist() == [1, 2, 3, 4, 5]  # job 6 (cancelled) dropped by cleaning
     assert schedule["start"].tolist() == EASY_STARTS
@@ -74,7 +74,7 @@ def test_pipeline_gives_the_hand_worked_easy_schedule_and_metrics(toy_trace: Pat
 
 
 def test_fairness_columns_are_exactly_the_metrics_asked_for(toy_trace: Path) -> None:
-    report = run_backfill(BackfillConfig(trace=toy_trace, fairness=("re", "fst-relaxed", "fst-strict")))
+    report = run_backfill(Config(trace=toy_trace, fairness=("re", "fst-relaxed", "fst-strict")))
     assert report.fairness.columns.tolist() == ["job", "fst_strict", "fst_relaxed", "re_deserved", "re_consumed"]
     assert report.fairness["fst_strict"].tolist() == EASY_STARTS
     assert report.fairness["fst_relaxed"].tolist() == RELAXED_FST
@@ -82,31 +82,31 @@ def test_fairness_columns_are_exactly_the_metrics_asked_for(toy_trace: Path) -> 
     assert report.fairness["re_deserved"].sum() == pytest.approx(75.0)  # deficits sum to 0 (JSSPP'05 §3.2)
     assert report.unfairness["fst_strict"]["unfairness"] == 0.0
     assert report.unfairness["fst_relaxed"]["benefit"] == pytest.approx((15 + 15) / 5)
-    only_re = backfill_workload(read_swf(toy_trace), BackfillConfig(fairness=(" RE",)))  # as typed in a list
+    only_re = backfill_workload(read_swf(toy_trace), Config(fairness=(" RE",)))  # as typed in a list
     assert only_re.fairness.columns.tolist() == ["job", "re_deserved", "re_consumed"]
     assert set(only_re.unfairness) == {"n_jobs", "re", "width_jobs"}
 
 
 def test_window_first_and_processors_select_the_jobs(toy_trace: Path) -> None:
     workload = read_swf(toy_trace)
-    first = backfill_workload(workload, BackfillConfig(first=3))
+    first = backfill_workload(workload, Config(first=3))
     assert first.result.schedule["job"].tolist() == [1, 2, 3]
-    windowed = backfill_workload(workload, BackfillConfig(window_start=1, window_length=2))
+    windowed = backfill_workload(workload, Config(window_start=1, window_length=2))
     assert windowed.result.schedule["job"].tolist() == [3, 4]  # submitted in [1, 3)
-    strict = backfill_workload(workload, BackfillConfig(backfill="none"))
+    strict = backfill_workload(workload, Config(backfill="none"))
     assert strict.result.schedule["start"].tolist() == [0, 0, 10, 20, 20]
-    wide = backfill_workload(workload, BackfillConfig(processors=8, backfill="none"))
+    wide = backfill_workload(workload, Config(procs=8, backfill="none"))
     assert wide.n_processors == 8 and wide.result.schedule["start"].tolist() == [0, 0, 1, 5, 5]
-    narrow = backfill_workload(workload, BackfillConfig(processors=2))
+    narrow = backfill_workload(workload, Config(procs=2))
     assert 3 not in narrow.result.schedule["job"].tolist()  # wider than the machine: dropped by cleaning
     assert narrow.clean_report.dropped["processors > machine"] == 1
 
 
 def test_load_scaling_reaches_the_target_by_runtime_and_by_arrival(toy_trace: Path) -> None:
     workload = read_swf(toy_trace)
-    plain = backfill_workload(workload, BackfillConfig())
+    plain = backfill_workload(workload, Config())
     for how in ("runtime", "arrival"):
-        scaled = backfill_workload(workload, BackfillConfig(load=0.9, load_by=how))
+        scaled = backfill_workload(workload, Config(load=0.9, load_by=how))
         assert scaled.offered_load["before"] == pytest.approx(plain.offered_load["before"])
         assert scaled.offered_load["after"] == pytest.approx(0.9)
         assert scaled.result.meta["load"] == 0.9 and scaled.result.meta["load_by"] == how
@@ -117,13 +117,13 @@ def test_load_scaling_reaches_the_target_by_runtime_and_by_arrival(toy_trace: Pa
 def test_names_are_checked_before_the_trace_is_read(tmp_path: Path) -> None:
     missing = tmp_path / "absent.swf"
     with pytest.raises(UnknownPolicyError, match="fcfs, sjf, lxf"):
-        run_backfill(BackfillConfig(trace=missing, order="bogus"))
+        Config(trace=missing, order="bogus")
     with pytest.raises(ConfigError, match="fst-strict, fst-relaxed, re"):
-        run_backfill(BackfillConfig(trace=missing, fairness=("fst",)))
-    with pytest.raises(ConfigError, match="sequence of names"):
-        run_backfill(BackfillConfig(trace=missing, fairness="re"))  # type: ignore[arg-type]
+        Config(trace=missing, fairness=("fst",))
+    with pytest.raises(ConfigError, match="tuple of names"):
+        Config(trace=missing, fairness="re")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="no job left"):
-        backfill_workload(read_swf(_write(tmp_path, TOY_JOBS)), BackfillConfig(window_start=100))
+        backfill_workload(read_swf(_write(tmp_path, TOY_JOBS)), Config(window_start=100))
 
 
 def test_recorded_schedule_uses_the_real_waits_and_counts_what_it_leaves_out(toy_trace: Path) -> None:

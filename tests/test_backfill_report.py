@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from fairsched.backfill import BackfillJobs, simulate
-from fairsched.backfill.experiment import BackfillConfig, BackfillReport, backfill_workload, run_backfill
+from fairsched.backfill.experiment import BackfillReport, Config, backfill_workload, run_backfill
 from fairsched.errors import ConfigError
 from fairsched.report.backfill import (
     backfill_json,
@@ -37,7 +37,7 @@ def toy_trace(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def report(toy_trace: Path) -> BackfillReport:
-    return run_backfill(BackfillConfig(trace=toy_trace, fairness=("fst-strict", "re")))
+    return run_backfill(Config(trace=toy_trace, fairness=("fst-strict", "re")))
 
 
 def test_first_fit_on_the_hand_worked_easy_schedule(report: BackfillReport) -> None:
@@ -116,7 +116,7 @@ def test_batsim_jobs_csv_follows_the_batsim_formulas(report: BackfillReport, tmp
 
 
 def test_swf_export_reads_back_with_the_simulated_times(toy_trace: Path, tmp_path: Path) -> None:
-    scaled = backfill_workload(read_swf(toy_trace), BackfillConfig(load=0.5))
+    scaled = backfill_workload(read_swf(toy_trace), Config(load=0.5))
     swf = read_swf(write_backfill_outputs(scaled, tmp_path)["schedule.swf"])
     schedule = scaled.result.schedule
     assert swf.jobs["job_number"].tolist() == schedule["job"].tolist()
@@ -130,7 +130,7 @@ def test_swf_export_reads_back_with_the_simulated_times(toy_trace: Path, tmp_pat
 
 
 def test_same_run_gives_the_same_bytes(toy_trace: Path, tmp_path: Path) -> None:
-    config = BackfillConfig(trace=toy_trace, order="lxf", backfill="conservative", fairness=("fst-relaxed", "re"))
+    config = Config(trace=toy_trace, order="lxf", backfill="conservative", fairness=("fst-relaxed", "re"))
     first = write_backfill_outputs(run_backfill(config), tmp_path / "a")
     again = write_backfill_outputs(run_backfill(config), tmp_path / "b")
     for name in first:

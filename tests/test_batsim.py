@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairsched.mosp.experiment import MospConfig, run_mosp
-from fairsched.online.experiment import CompareConfig, compare_scenario
+from fairsched.mosp import experiment as mosp_experiment
+from fairsched.online import experiment as online_experiment
 from fairsched.report.batsim import BATSIM_COLUMNS, interval_sets, jobs_frame, online_jobs_frame
 from fairsched.report.mosp import write_mosp_outputs
 from fairsched.report.online import write_compare_outputs
@@ -62,7 +62,8 @@ def _compare_jobs(tmp_path: Path) -> list[tuple[Path, pd.DataFrame]]:
     n = 40
     scenario = scenario_from_arrays(np.sort(rng.integers(0, 30, n)), rng.integers(1, 12, n), rng.integers(0, 3, n),
                                     [1, 2, 2], copies=rng.integers(1, 3, n), job=np.arange(1, n + 1))
-    result = compare_scenario(scenario, CompareConfig(policies=("roundrobin", "fairshare"), reference="fairshare"))
+    config = online_experiment.Config(policies=("roundrobin", "fairshare"), reference="fairshare")
+    result = online_experiment.compare_scenario(scenario, config, 0)
     written = write_compare_outputs(result, tmp_path / "compare")
     return [(written[f"{name}/jobs.csv"], outcome.result.schedule) for name, outcome in result.policies.items()]
 
@@ -76,7 +77,7 @@ def _backfill_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[t
 
 
 def _mosp_jobs(tmp_path: Path) -> list[tuple[Path, pd.DataFrame]]:
-    report = run_mosp(MospConfig(orgs=3, jobs=40, procs=6, algorithm="mocca", seed=3))
+    report = mosp_experiment.run_mosp(mosp_experiment.Config(orgs=3, jobs=40, procs=6, algorithm="mocca"), 3)
     written = write_mosp_outputs(report, tmp_path / "mosp")
     schedule = pd.DataFrame({"job": report.instance.job_id, "start": report.schedule.start,
                              "end": report.schedule.start + report.instance.runtime, "cluster": report.schedule.cluster,
@@ -151,7 +152,7 @@ def test_gantt_charts_say_when_they_are_cut(monkeypatch: pytest.MonkeyPatch) -> 
     from fairsched.report import backfill as backfill_report
     from fairsched.report import mosp as mosp_report
 
-    report = run_mosp(MospConfig(orgs=2, jobs=30, procs=4, algorithm="local", seed=1))
+    report = mosp_experiment.run_mosp(mosp_experiment.Config(orgs=2, jobs=30, procs=4, algorithm="local"), 1)
     full = mosp_report.gantt_figure(report.instance, report.schedule, title="t")
     assert full.axes[0].get_title() == "t"
     monkeypatch.setattr(mosp_report, "MAX_GANTT_JOBS", 5)

@@ -124,7 +124,7 @@ def test_help_defaults_and_choices_match_the_models() -> None:
     assert tuple(backfill_experiment.FAIRNESS_METRICS) == cli.FAIRNESS_METRICS
     assert tuple(tpds11.EXPERIMENTS) == cli.TPDS11_EXPERIMENTS
     for written, config in [(cli.ONLINE_DEFAULTS, online_experiment.Config()),
-                            (cli.BACKFILL_DEFAULTS, backfill_experiment.BackfillConfig()),
+                            (cli.BACKFILL_DEFAULTS, backfill_experiment.Config()),
                             (cli.MOSP_DEFAULTS, mosp_experiment.Config())]:
         names = {f.name for f in fields(config)}
         assert vars(written) and set(vars(written)) <= names

@@ -179,3 +179,20 @@ def test_input_paths_of_a_directory_and_of_an_unused_trace(tmp_path: Path) -> No
     swf = small_swf(tmp_path / "small.swf")
     assert MospConfig(trace=swf).input_paths() == ()  # --generate uni never reads the trace
     assert MospConfig(trace=swf, generate="trace").input_paths() == (swf,)
+
+
+def test_knobs_without_a_flag_are_ordinary_fields_of_the_one_config() -> None:
+    """The library's knobs (online ``ref_max_orgs``/``validate``, openshop ``google_parts``) are fields of `Config`."""
+    from fairsched.online.experiment import Config as OnlineConfig
+    from fairsched.online.experiment import effective_reference
+    from fairsched.openshop.experiment import Config as OpenShopConfig
+
+    config = OnlineConfig.from_mapping({"orgs": 3, "ref-max-orgs": 2, "validate": False})
+    assert (config.ref_max_orgs, config.validate) == (2, False)
+    assert effective_reference(config, config.orgs) == "directcontr"  # k = 3 > 2: REF is not the default
+    assert effective_reference(OnlineConfig(orgs=3), 3) == "ref"
+    with pytest.raises(ConfigError, match="--ref-max-orgs"):
+        OnlineConfig(ref_max_orgs=-1)
+    assert OpenShopConfig.from_mapping({"google-parts": [0, 2]}).google_parts == (0, 2)
+    with pytest.raises(ConfigError, match="google_parts"):
+        OpenShopConfig(google_parts=("a",))  # type: ignore[arg-type]

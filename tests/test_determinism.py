@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fairsched.online.experiment import CompareConfig, run_compare
+from fairsched.online.experiment import Config, run_compare
 from fairsched.report.online import write_compare_outputs
 
 TIMING_KEYS = {"elapsed_s", "run_time_s"}
 
 
 def _outputs(tmp_path: Path, name: str, seed: int) -> dict[str, bytes]:
-    config = CompareConfig(policies=("roundrobin", "directcontr"), reference="fairshare", seed=seed,
-                           window_length=150_000)
-    written = write_compare_outputs(run_compare(config), tmp_path / name)
+    config = Config(policies=("roundrobin", "directcontr"), reference="fairshare", window_length=150_000)
+    written = write_compare_outputs(run_compare(config, seed), tmp_path / name)
     return {key: path.read_bytes() for key, path in written.items()}
 
 

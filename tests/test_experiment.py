@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from fairsched.errors import ConfigError, UnknownPolicyError
-from fairsched.online.experiment import CompareConfig, compare_scenario, policy_order, resolve_policy_name, run_compare
+from fairsched.online.experiment import Config, compare_scenario, policy_order, resolve_policy_name, run_compare
 from fairsched.scenario import scenario_from_arrays
 
 # 18 SWF fields: job submit wait run alloc cpu mem req_procs req_time req_mem status user group exe queue part
@@ -59,7 +59,7 @@ def tiny_trace(tmp_path: Path) -> Path:
 def test_roundrobin_alone_matches_the_hand_computed_engine_example() -> None:
     """Three jobs on 2 machines (engine docstring): t_end 3, psi (7, 5), p_tot 3 + 2 + 1 = 6, Delta psi 0."""
     scenario = scenario_from_arrays([0, 0, 1], [3, 2, 1], [0, 1, 0], [1, 1])
-    result = compare_scenario(scenario, CompareConfig(policies=("rr",), reference="rr"))
+    result = compare_scenario(scenario, Config(policies=("rr",), reference="rr"), 0)
     assert list(result.policies) == ["roundrobin"]
     outcome = result.reference_outcome
     assert (result.t_end, result.p_tot) == (3, 6)
@@ -78,7 +78,7 @@ def test_policies_are_compared_at_one_common_t_end() -> None:
     At t=11: org 0 = (10+9) + (6+5+4+3+2) = 39, org 1 = (11+10+9+8+7) + (8+7+6+5) + (4+3+2) = 80.
     """
     scenario = scenario_from_arrays([0, 1, 1, 1, 2], [5, 4, 2, 3, 5], [1, 1, 0, 1, 0], [1, 1])
-    result = compare_scenario(scenario, CompareConfig(policies=("rr",), reference="fairshare"))
+    result = compare_scenario(scenario, Config(policies=("rr",), reference="fairshare"), 0)
     rr, fair = result.policies["roundrobin"], result.policies["fairshare"]
     assert (rr.result.t_end, fair.result.t_end) == (10, 11)  # the engine stops at each one's last completion
     assert result.t_end == 11
@@ -93,7 +93,7 @@ def test_policies_are_compared_at_one_common_t_end() -> None:
 def test_p_tot_counts_the_reference_work_done_by_the_horizon() -> None:
     """Horizon 10: ROUNDROBIN has run all 19 units, FAIRSHARE (the reference) one unit fewer: p_tot is 18."""
     scenario = scenario_from_arrays([0, 1, 1, 1, 2], [5, 4, 2, 3, 5], [1, 1, 0, 1, 0], [1, 1], horizon=10)
-    result = compare_scenario(scenario, CompareConfig(policies=("rr",), reference="fairshare"))
+    result = compare_scenario(scenario, Config(policies=("rr",), reference="fairshare"), 0)
     assert result.t_end == 10
     assert p_tot_brute_force(result.policies["roundrobin"].result.schedule, 10) == 19
     assert p_tot_brute_force(result.reference_outcome.result.schedule, 10) == 18
@@ -111,7 +111,7 @@ def test_every_policy_against_the_reference_on_a_random_scenario() -> None:
     release = np.sort(rng.integers(0, 30, n))
     scenario = scenario_from_arrays(release, rng.integers(1, 12, n), rng.integers(0, 3, n), [1, 2, 1],
                                     copies=rng.integers(1, 3, n))
-    result = compare_scenario(scenario, CompareConfig(policies=ALL_POLICIES, reference="directcontr", seed=5))
+    result = compare_scenario(scenario, Config(policies=ALL_POLICIES, reference="directcontr"), 5)
     assert list(result.policies) == list(ALL_POLICIES)
     reference = result.reference_outcome
     assert result.p_tot == p_tot_brute_force(reference.result.schedule, result.t_end)
@@ -140,15 +140,15 @@ def test_reference_is_simulated_even_when_not_listed_and_names_are_resolved() ->
 def test_unknown_policy_fails_before_the_trace_is_read(tmp_path: Path) -> None:
     missing = tmp_path / "does-not-exist.swf"
     with pytest.raises(UnknownPolicyError, match="'nope'"):
-        run_compare(CompareConfig(trace=missing, policies=("rr", "nope")))
+        Config(trace=missing, policies=("rr", "nope"))
     with pytest.raises(UnknownPolicyError, match="'nope'"):
-        run_compare(CompareConfig(trace=missing, reference="nope"))
+        Config(trace=missing, reference="nope")
 
 
 def test_run_compare_on_a_tiny_trace(tiny_trace: Path) -> None:
     """Cleaning drops the cancelled job; the parallel job becomes 2 copies; 4 machines split 2/2."""
-    config = CompareConfig(trace=tiny_trace, orgs=2, split="even", policies=("rr", "fairshare"), seed=3)
-    result = run_compare(config)
+    config = Config(trace=tiny_trace, orgs=2, split="even", policies=("rr", "fairshare"))
+    result = run_compare(config, 3)
     assert result.clean_report.kept == 7
     assert result.clean_report.dropped["cancelled before start"] == 1
     assert result.read_report.n_records == 8
@@ -167,22 +167,22 @@ def test_run_compare_on_a_tiny_trace(tiny_trace: Path) -> None:
 def test_window_sets_origin_and_horizon_and_release_scale_packs_arrivals(tiny_trace: Path) -> None:
     """Window [4, 24) keeps jobs 4-7 (submits 4, 10, 12, 20): releases 0, 6, 8, 16, horizon 20; x0.5 halves them."""
     base = {"trace": tiny_trace, "orgs": 2, "split": "even", "policies": ("rr",), "reference": "rr"}
-    windowed = run_compare(CompareConfig(**base, window_start=4, window_length=20))
+    windowed = run_compare(Config(**base, window_start=4, window_length=20), 0)
     jobs = windowed.scenario.jobs
     assert jobs["job"].tolist() == [4, 5, 6, 7]
     assert jobs["release"].tolist() == [0, 6, 8, 16]
     assert windowed.scenario.horizon == 20
     assert windowed.t_end == 20
     assert windowed.p_tot == p_tot_brute_force(windowed.reference_outcome.result.schedule, 20)
-    scaled = run_compare(CompareConfig(**base, window_start=4, window_length=20, release_scale=0.5))
+    scaled = run_compare(Config(**base, window_start=4, window_length=20, release_scale=0.5), 0)
     assert scaled.scenario.jobs["release"].tolist() == [0, 3, 4, 8]
     assert scaled.t_end == 20  # the horizon is the window length, not scaled
 
 
 def test_empty_window_is_a_config_error(tiny_trace: Path) -> None:
-    config = CompareConfig(trace=tiny_trace, orgs=2, window_start=1000, window_length=10, policies=("rr",))
+    config = Config(trace=tiny_trace, orgs=2, window_start=1000, window_length=10, policies=("rr",))
     with pytest.raises(ConfigError, match="no job"):
-        run_compare(config)
+        run_compare(config, 0)
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
@@ -192,13 +192,13 @@ def test_empty_window_is_a_config_error(tiny_trace: Path) -> None:
 ])
 def test_bad_options_are_config_errors(tiny_trace: Path, field: str, value: object, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        run_compare(CompareConfig(trace=tiny_trace, orgs=2, **{field: value}))
+        Config(trace=tiny_trace, orgs=2, **{field: value})
 
 
 def test_progress_reports_every_step_in_order(tiny_trace: Path) -> None:
     calls: list[tuple[str, int, int]] = []
-    config = CompareConfig(trace=tiny_trace, orgs=2, policies=("rr", "fairshare"), reference="rr")
-    run_compare(config, progress=lambda description, done, total: calls.append((description, done, total)))
+    config = Config(trace=tiny_trace, orgs=2, policies=("rr", "fairshare"), reference="rr")
+    run_compare(config, 0, progress=lambda description, done, total: calls.append((description, done, total)))
     steps = [c for c in calls if "%" not in c[0]]  # within a simulation: "simulating rr: 40% of the ..."
     assert [c[0] for c in steps] == ["reading tiny.swf", "simulating roundrobin", "simulating fairshare",
                                      "measuring"]
@@ -208,8 +208,8 @@ def test_progress_reports_every_step_in_order(tiny_trace: Path) -> None:
 
 
 def test_same_config_same_results(tiny_trace: Path) -> None:
-    config = CompareConfig(trace=tiny_trace, orgs=3, policies=ALL_POLICIES, seed=7)
-    first, second = run_compare(config), run_compare(config)
+    config = Config(trace=tiny_trace, orgs=3, policies=ALL_POLICIES)
+    first, second = run_compare(config, 7), run_compare(config, 7)
     for name in ALL_POLICIES:
         assert first.policies[name].psi.tolist() == second.policies[name].psi.tolist()
         pd.testing.assert_frame_equal(first.policies[name].result.schedule, second.policies[name].result.schedule)
@@ -219,7 +219,7 @@ def test_same_config_same_results(tiny_trace: Path) -> None:
 def test_reference_defaults_to_ref_up_to_twelve_organizations() -> None:
     from fairsched.online.experiment import effective_reference
 
-    assert effective_reference(CompareConfig(), 12) == "ref"
-    assert effective_reference(CompareConfig(), 13) == "directcontr"
-    assert effective_reference(CompareConfig(ref_max_orgs=4), 5) == "directcontr"
-    assert effective_reference(CompareConfig(reference="rr"), 3) == "roundrobin"
+    assert effective_reference(Config(), 12) == "ref"
+    assert effective_reference(Config(), 13) == "directcontr"
+    assert effective_reference(Config(ref_max_orgs=4), 5) == "directcontr"
+    assert effective_reference(Config(reference="rr"), 3) == "roundrobin"

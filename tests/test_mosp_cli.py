@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from fairsched.mosp.experiment import MospConfig, run_mosp
+from fairsched.mosp.experiment import Config, run_mosp
 from fairsched.mosp.io import read_instance
 from tests.conftest import run_main, trace_path
 
@@ -36,13 +36,13 @@ def test_hand_instance_every_algorithm_keeps_the_local_constraint(tmp_path: Path
     path = tmp_path / "hand.json"
     path.write_text(HAND)
     for algorithm in ("local", "mocca", "mocca-exp", "mocca4", "ilba", "mocca+ilba"):
-        report = run_mosp(MospConfig(instance=path, algorithm=algorithm))
+        report = run_mosp(Config(instance=path, algorithm=algorithm), 0)
         assert report.lower_bound == 10.0
         assert report.org_local.tolist() == [16, 4]
         assert (report.org_coop <= report.org_local).all()
         assert 12 <= report.makespan <= 16
-    assert run_mosp(MospConfig(instance=path, algorithm="mocca")).makespan == 16
-    assert run_mosp(MospConfig(instance=path, algorithm="ilba")).makespan == 12
+    assert run_mosp(Config(instance=path, algorithm="mocca"), 0).makespan == 16
+    assert run_mosp(Config(instance=path, algorithm="ilba"), 0).makespan == 12
 
 
 def test_cli_json_and_output_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,7 +118,7 @@ def test_random_local_order_is_checked_against_its_own_seed(algorithm: str) -> N
     """With --local-order rnd the local constraint is measured against the local schedule of the same seed (a
     check against another seed's random schedule raised false alarms: seed 13 here)."""
     for seed in (13, 21, 34):
-        report = run_mosp(MospConfig(orgs=3, jobs=12, procs=4, algorithm=algorithm, local_order="rnd", seed=seed))
+        report = run_mosp(Config(orgs=3, jobs=12, procs=4, algorithm=algorithm, local_order="rnd"), seed)
         assert (report.org_coop <= report.org_local).all()
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairsched.openshop.experiment import OpenShopConfig, horizon, run_openshop
+from fairsched.openshop.experiment import Config, horizon, run_openshop
 from fairsched.openshop.io import read_instance
 from fairsched.openshop.metrics import lexicographically_fairer
 from tests.conftest import run_main
@@ -34,7 +34,7 @@ def hand(tmp_path: Path) -> Path:
 
 
 def test_offline_hand_instance(hand: Path) -> None:
-    report = run_openshop(OpenShopConfig(instance=hand, algorithms=("pba", "exact", "sptf", "fifo")))
+    report = run_openshop(Config(instance=hand, algorithm=("pba", "exact", "sptf", "fifo")), 0)
     assert report.instance.arrival.tolist() == [0, 0, 0]  # offline: every job at time 0
     exact = report.outcomes["exact"].times
     assert exact.tolist() == [2.0, 4.0, 1.0]
@@ -46,7 +46,7 @@ def test_offline_hand_instance(hand: Path) -> None:
 
 
 def test_linear_utilities_use_the_makespan_plus_one(hand: Path) -> None:
-    report = run_openshop(OpenShopConfig(instance=hand, utilities="linear"))
+    report = run_openshop(Config(instance=hand, utilities="linear"), 0)
     assert report.tau == 5.0 and set(report.outcomes) == {"pba", "luf", "fifo"}
     for outcome in report.outcomes.values():
         assert outcome.utilities is not None and (outcome.utilities > 0).all()
@@ -55,7 +55,7 @@ def test_linear_utilities_use_the_makespan_plus_one(hand: Path) -> None:
 
 
 def test_online_measures_delays_from_arrival(hand: Path) -> None:
-    report = run_openshop(OpenShopConfig(instance=hand, online=True, delta0=2.0))
+    report = run_openshop(Config(instance=hand, online=True, delta0=2.0), 0)
     assert report.instance.arrival.tolist() == [0, 0, 4] and report.delta0 == 2.0
     for outcome in report.outcomes.values():
         assert (outcome.times == outcome.schedule.completion - report.instance.arrival).all()

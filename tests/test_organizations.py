@@ -39,11 +39,11 @@ def test_members_count_each_ids_jobs_copies_and_work() -> None:
 
 def test_organizations_csv_lists_every_org_even_without_jobs() -> None:
     # Two users, four organizations: at least two organizations submit no job and still get a row.
-    config = online_experiment.CompareConfig(orgs=4, machines=8, split="even", policies=("roundrobin",),
-                                             reference="roundrobin")
+    config = online_experiment.Config(orgs=4, machines=8, split="even", policies=("roundrobin",),
+                                      reference="roundrobin")
     scenario = build_scenario(_workload([1, 1, 2], [1, 1, 1], [5.0, 5.0, 5.0]), n_orgs=4, n_machines=8,
                               split="even", seed=0)
-    result = online_experiment.compare_scenario(scenario, config)
+    result = online_experiment.compare_scenario(scenario, config, 0)
     frame = organizations_frame(result)
     assert frame["org"].drop_duplicates().tolist() == [0, 1, 2, 3]
     assert (frame["machines"] == 2).all() and np.allclose(frame["machine_share"], 0.25)

@@ -59,8 +59,8 @@ def test_online_simulate_reports_simulated_time_and_gives_the_same_schedule() ->
 
 def test_compare_says_how_far_each_simulation_has_got() -> None:
     calls: list[tuple[str, int, int]] = []
-    config = online_experiment.CompareConfig(window_length=100_000.0, policies=("roundrobin",), reference="ref")
-    online_experiment.run_compare(config, progress=lambda *call: calls.append(call))
+    config = online_experiment.Config(window_length=100_000.0, policies=("roundrobin",), reference="ref")
+    online_experiment.run_compare(config, 0, progress=lambda *call: calls.append(call))
     steps = {(done, total) for _, done, total in calls}
     assert steps == {(0, 4), (1, 4), (2, 4), (3, 4)}  # read, roundrobin, ref, measure
     ref = [text for text, done, _ in calls if done == 2]

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from fairsched.online.experiment import CompareConfig, CompareResult, compare_scenario
+from fairsched.online.experiment import CompareResult, Config, compare_scenario
 from fairsched.online.validate import validate_online_schedule
 from fairsched.report import export
 from fairsched.report.export import write_csv
@@ -27,7 +27,7 @@ def result() -> CompareResult:
     n = 30
     scenario = scenario_from_arrays(np.sort(rng.integers(0, 20, n)), rng.integers(1, 10, n), rng.integers(0, 3, n),
                                     [1, 2, 1], copies=rng.integers(1, 3, n), job=np.arange(101, 101 + n))
-    return compare_scenario(scenario, CompareConfig(policies=POLICIES, reference="fairshare", seed=1))
+    return compare_scenario(scenario, Config(policies=POLICIES, reference="fairshare"), 1)
 
 
 def test_json_document_holds_the_promised_keys_and_values(result: CompareResult) -> None:

@@ -2,9 +2,11 @@
 
 For every model M in {online, backfill, mosp, openshop}, `fairsched.M.experiment` exports:
 
-* ``Config``: a frozen dataclass of the model command's options, by the flags' names (``--window-length`` ->
-  ``window_length``; ``--seed``, ``--out`` and ``--json`` excluded), with the CLI's defaults, checked on
-  construction (one-line `ConfigError` naming the flag); ``Config.from_mapping(mapping)`` builds one from a spec
+* ``Config``: the model's one configuration, a frozen dataclass of the model command's options, by the flags'
+  names (``--window-length`` -> ``window_length``; ``--seed``, ``--out`` and ``--json`` excluded), with the CLI's
+  defaults, plus the library's knobs the CLI lacks (e.g. ``validate``) as ordinary fields with defaults; checked
+  on construction (one-line `ConfigError` naming the flag). The model's lower-level runners take the same
+  ``Config``, and the seed as a separate argument; ``Config.from_mapping(mapping)`` builds one from a spec
   file's table (keys by flag name, dashes or underscores); ``Config.input_paths()`` lists the files it reads;
 * ``run(config, seed, *, progress=None) -> Result``;
 * ``Result.rows()``: a tidy `pandas.DataFrame`, one row per policy or algorithm: the config's fields (scalars;

@@ -17,6 +17,8 @@ The loop alone reads actual run times (to schedule terminations); policies never
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from numba import njit
 
 from fairsched.backfill._kernels import heap_pop, heap_push, hold_release_due, hold_remove_job
@@ -24,6 +26,14 @@ from fairsched.backfill.policies._dispatch import next_policy_time, on_advance, 
 from fairsched.backfill.view import K_END, N_HEAP, N_NEW, N_QUEUE, NEXT_SUB, NOW
 
 DONE, PAUSED, STOPPED = 0, 1, 2
+
+# What `run_events` reads and changes, built once per simulator (`BackfillSimulator`, which passes them as plain
+# tuples in this field order) and unpacked once per call: the jobs' columns (read-only; `run` is the actual run
+# time, which only the loop reads) and the mutable state arrays of `fairsched.backfill.view`. Inside the loop every
+# helper still takes plain arrays (a tuple field read costs reference-count operations per access; see
+# `fairsched.online._coalitions`).
+LoopJobs = namedtuple("LoopJobs", "submit run req procs")
+LoopState = namedtuple("LoopState", "clock hold heap queue prof new out_start out_seq")
 
 
 @njit(cache=True)
@@ -56,15 +66,16 @@ def _stopped(clock, out_start, stop_job, stop_when_queue_empty):
 
 
 @njit(cache=True)
-def run_events(rule, order, submit, run, req, procs, clock, hold, heap, queue, prof, new, out_start, out_seq,
-               submit_limit, pause_before, stop_job, stop_when_queue_empty):
+def run_events(rule, order, jobs, state, submit_limit, pause_before, stop_job, stop_when_queue_empty):
     """Process events in README order until DONE, PAUSED or STOPPED (module docstring); return that code.
 
-    Parameters (beyond the state arrays of `fairsched.backfill.view`): `rule`, `order` policy codes;
-    `submit_limit` jobs >= this index are never submitted; `pause_before` job index or -1; `stop_job` job
-    index or -1; `stop_when_queue_empty` bool.
+    Parameters: `rule`, `order` policy codes; `jobs`, `state` tuples in `LoopJobs`, `LoopState` order;
+    `submit_limit` jobs >= this index are never submitted; `pause_before` job index or -1; `stop_job` job index
+    or -1; `stop_when_queue_empty` bool.
     Complexity per event: O(log running) for the heap plus the policy's pass.
     """
+    submit, run, req, procs = jobs
+    clock, hold, heap, queue, prof, new, out_start, out_seq = state
     while True:
         t = next_event_time(rule, submit, submit_limit, clock, heap, queue)
         if t < 0:
@@ -100,9 +111,10 @@ def _release(job, start, rule, order, submit, req, procs, clock, hold, queue, pr
 
 
 @njit(cache=True)
-def inject_submission(rule, order, job, submit, run, req, procs, clock, hold, heap, queue, prof, new, out_start,
-                      out_seq):
+def inject_submission(rule, order, job, jobs, state):
     """Submit `job` at the current time, outside the normal sequence (the relaxed fair-start-time what-if adds
     the job once every earlier job has started, JSSPP'05 §3.1.2); one pass follows as for any submission."""
+    submit, run, req, procs = jobs
+    clock, hold, heap, queue, prof, new, out_start, out_seq = state
     on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
     flush_starts(clock, heap, run, new, out_seq)

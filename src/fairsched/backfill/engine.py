@@ -104,6 +104,13 @@ class BackfillSimulator:
         self.out_start = np.full(n, -1, dtype=np.int64)
         self.out_seq = np.full(n, -1, dtype=np.int64)
         self._injected = -1  # the job submitted by `inject`, outside the submission sequence
+        # Plain tuples, built once: numba types a namedtuple argument in Python on every call, a plain tuple on
+        # its fast path (the what-ifs call `run_events` once per job; see docs/contributing.md).
+        j = self.jobs
+        self._loop_jobs = tuple(_loop.LoopJobs(submit=j.submit, run=j.run, req=j.requested, procs=j.procs))
+        self._loop_state = tuple(_loop.LoopState(clock=self.clock, hold=self.hold, heap=self.heap, queue=self.queue,
+                                                 prof=self.prof, new=self.new, out_start=self.out_start,
+                                                 out_seq=self.out_seq))
 
     # -- state, read-only --------------------------------------------------------------------------------
     @property
@@ -186,7 +193,7 @@ class BackfillSimulator:
             raise ConfigError(f"job {job} is already in this simulation; inject only a job not submitted yet, once")
         self._injected = job
         self.out_start[job] = -1
-        _loop.inject_submission(self.backfill.code, self.order.code, job, *self._arrays())
+        _loop.inject_submission(self.backfill.code, self.order.code, job, self._loop_jobs, self._loop_state)
         return self.start_time(job)
 
     def fork(self, into: BackfillSimulator | None = None) -> BackfillSimulator:
@@ -203,17 +210,12 @@ class BackfillSimulator:
             getattr(other, name)[:, :live] = getattr(self, name)[:, :live]
         return other
 
-    def _arrays(self) -> tuple[np.ndarray, ...]:
-        j = self.jobs
-        return (j.submit, j.run, j.requested, j.procs, self.clock, self.hold, self.heap, self.queue, self.prof,
-                self.new, self.out_start, self.out_seq)
-
     def _run(self, submit_limit: int | None, pause_before: int, stop_job: int, stop_when_queue_empty: bool) -> int:
         limit = self.jobs.n_jobs if submit_limit is None else min(int(submit_limit), self.jobs.n_jobs)
         if 0 <= self._injected < limit and self.next_submission <= self._injected:
             raise ConfigError(f"job {self._injected} was injected; run with submit_limit <= {self._injected}")
-        return int(_loop.run_events(self.backfill.code, self.order.code, *self._arrays(), limit, pause_before,
-                                    stop_job, stop_when_queue_empty))
+        return int(_loop.run_events(self.backfill.code, self.order.code, self._loop_jobs, self._loop_state, limit,
+                                    pause_before, stop_job, stop_when_queue_empty))
 
     # -- output ------------------------------------------------------------------------------------------
     def schedule(self) -> pd.DataFrame:

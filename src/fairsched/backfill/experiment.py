@@ -17,8 +17,8 @@ submit + wait, SWF fields 2 and 3), with no simulation (§3.2: "computed using p
 The library never prints or writes files: `fairsched.report.backfill` renders and writes the results.
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched backfill`` by their flags'
-names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the order × rule) and ``write(out_dir)``.
-`BackfillConfig` is the library's full set of knobs (``processors`` for ``--procs``, ``validate``).
+names, plus ``validate`` (no CLI flag); the same `Config` drives `run_backfill` and `backfill_workload`.
+``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the order × rule) and ``write(out_dir)``.
 """
 
 from __future__ import annotations
@@ -65,13 +65,17 @@ LOAD_SCALINGS: tuple[str, ...] = ("runtime", "arrival")
 
 
 @dataclass(frozen=True)
-class BackfillConfig:
-    """What `run_backfill` does; keyword fields with defaults, stored unchanged (checked by `run_backfill`).
+class Config(ExperimentConfig):
+    """What ``fairsched backfill`` runs: its options by their flags' names, with the CLI's defaults (docs/backfill.md).
+
+    The model has no randomness: `run`'s seed is recorded, not used. Checked on construction (one-line
+    `ConfigError` naming the flag; an unknown order or rule is an `UnknownPolicyError` listing the choices).
 
     Attributes
     ----------
-    trace : SWF file (``.swf`` or ``.swf.gz``).
-    processors : P, the machine size; None = the trace header's ``MaxProcs``.
+    trace : SWF file (``.swf`` or ``.swf.gz``); required by `run` and `run_backfill` (None only for
+        `backfill_workload`, which is given the workload in memory).
+    procs : P, the machine size; None = the trace header's ``MaxProcs``.
     order : queue order, ``fcfs``, ``sjf`` or ``lxf``.
     backfill : backfilling rule, ``none``, ``no-guarantee``, ``easy`` or ``conservative``.
     load : offered load to reach (e.g. 0.9) after windowing; None = the trace's own.
@@ -81,30 +85,7 @@ class BackfillConfig:
     first : then keep only the first N jobs (JSSPP'05 uses 5000-job subsets); None = all.
     fairness : unfairness metrics to compute, from `FAIRNESS_METRICS` (``fst-strict``, ``fst-relaxed``, ``re``).
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
-    validate : check the schedule with `fairsched.backfill.validate.validate_backfill_schedule`.
-    """
-
-    trace: Path | None = None
-    processors: int | None = None
-    order: str = "fcfs"
-    backfill: str = "easy"
-    load: float | None = None
-    load_by: str = "runtime"
-    window_start: float | None = None
-    window_length: float | None = None
-    first: int | None = None
-    fairness: tuple[str, ...] = ()
-    skip_bad_records: bool = False
-    validate: bool = True
-
-
-@dataclass(frozen=True)
-class Config(ExperimentConfig):
-    """The options of ``fairsched backfill``, by their flags' names, with the CLI's defaults (docs/backfill.md).
-
-    The fields mean what `BackfillConfig`'s mean (``procs`` is its ``processors``); ``trace`` is required. The
-    model has no randomness: `run`'s seed is recorded, not used. Checked on construction (one-line
-    `ConfigError` naming the flag; an unknown order or rule is an `UnknownPolicyError` listing the choices).
+    validate : check the schedule with `fairsched.backfill.validate.validate_backfill_schedule` (no CLI flag).
     """
 
     MODEL = "backfill"
@@ -121,10 +102,9 @@ class Config(ExperimentConfig):
     first: int | None = None
     fairness: tuple[str, ...] = ()
     skip_bad_records: bool = False
+    validate: bool = True
 
     def __post_init__(self) -> None:
-        if self.trace is None:
-            raise ConfigError("--trace: required; give an SWF file (.swf or .swf.gz)")
         check_path(self.trace, "trace")
         check_int(self.procs, "procs", optional=True)
         check_number(self.load, "load", positive=True, optional=True)
@@ -132,15 +112,8 @@ class Config(ExperimentConfig):
         check_number(self.window_length, "window_length", optional=True)
         check_names(self.fairness, "fairness")
         check_bool(self.skip_bad_records, "skip_bad_records")
-        check_config(self.backfill_config())  # the same checks and words as run_backfill's
-
-    def backfill_config(self) -> BackfillConfig:
-        """The `BackfillConfig` that runs these options."""
-        return BackfillConfig(trace=self.trace, processors=self.procs, order=self.order, backfill=self.backfill,
-                              load=self.load, load_by=self.load_by, window_start=self.window_start,
-                              window_length=self.window_length, first=self.first, fairness=self.fairness,
-                              skip_bad_records=self.skip_bad_records)
-
+        check_bool(self.validate, "validate")
+        _check_names(self)
 
 @dataclass(frozen=True)
 class Result:
@@ -174,7 +147,7 @@ class Result:
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
     """Run ``fairsched backfill`` with `config` (`run_backfill`); `seed` is recorded (the model is deterministic)."""
-    return Result(config=config, seed=seed, report=run_backfill(config.backfill_config(), progress=progress))
+    return Result(config=config, seed=seed, report=run_backfill(config, progress=progress))
 
 
 @dataclass(frozen=True)
@@ -196,7 +169,7 @@ class BackfillReport:
     read_report, clean_report : what reading and cleaning did (None for in-memory workloads / not cleaned).
     """
 
-    config: BackfillConfig
+    config: Config
     workload: Workload
     result: BackfillResult
     metrics: dict[str, float]
@@ -213,12 +186,12 @@ class BackfillReport:
         return int(self.result.jobs.n_processors)
 
 
-def run_backfill(config: BackfillConfig, *, progress: ProgressCallback | None = None) -> BackfillReport:
+def run_backfill(config: Config, *, progress: ProgressCallback | None = None) -> BackfillReport:
     """Run the whole pipeline of the module docstring (steps 1–5) on ``config.trace``.
 
-    Implements the JSSPP'05 §4 set-up for one policy, measured with the §3 metrics. Names (order, rule, metrics)
-    are checked before the trace is read, so a typo fails at once. `progress` is told each step
-    (`backfill_workload`).
+    Implements the JSSPP'05 §4 set-up for one policy, measured with the §3 metrics. `config` was checked on
+    construction (names of the order, rule and metrics included), so a typo fails before the trace is read.
+    `progress` is told each step (`backfill_workload`).
 
     Raises
     ------
@@ -227,9 +200,8 @@ def run_backfill(config: BackfillConfig, *, progress: ProgressCallback | None = 
     InvalidScheduleError : the engine broke the model's rules (a bug; only with ``validate=True``).
     """
     started = time.perf_counter()
-    check_config(config)
     if config.trace is None:
-        raise ConfigError("no trace given: pass --trace FILE (an SWF file, .swf or .swf.gz)")
+        raise ConfigError("--trace: required; give an SWF file (.swf or .swf.gz)")
     if progress is not None:
         progress(f"reading {Path(config.trace).name}", 0, 1)
     workload = read_swf(Path(config.trace), skip_bad_records=config.skip_bad_records)
@@ -237,7 +209,7 @@ def run_backfill(config: BackfillConfig, *, progress: ProgressCallback | None = 
     return replace(report, read_report=workload.read_report, elapsed_s=time.perf_counter() - started)
 
 
-def backfill_workload(workload: Workload, config: BackfillConfig, *,
+def backfill_workload(workload: Workload, config: Config, *,
                       progress: ProgressCallback | None = None) -> BackfillReport:
     """Steps 1 (cleaning) to 5 on a workload already in memory; ``config.trace`` is ignored.
 
@@ -247,8 +219,7 @@ def backfill_workload(workload: Workload, config: BackfillConfig, *,
     done of all jobs).
     """
     started = time.perf_counter()
-    check_config(config)
-    processors = _machine_size(workload, config.processors)
+    processors = _machine_size(workload, config.procs)
     prepared, clean_report, loads = prepare_workload(workload, config, processors)
     jobs = jobs_from_workload(prepared, n_processors=processors)
     order, rule = get_order(config.order), get_backfill(config.backfill)
@@ -270,7 +241,7 @@ def backfill_workload(workload: Workload, config: BackfillConfig, *,
                           clean_report=clean_report)
 
 
-def prepare_workload(workload: Workload, config: BackfillConfig,
+def prepare_workload(workload: Workload, config: Config,
                      processors: int) -> tuple[Workload, CleanReport, dict[str, float | None]]:
     """Steps 1–3: clean (P as machine size), window, first N, scale the load. O(n log n).
 
@@ -388,12 +359,11 @@ def recorded_schedule(workload: Workload, n_processors: int) -> tuple[pd.DataFra
     return schedule, dropped
 
 
-def check_config(config: BackfillConfig) -> None:
-    """The options no later step checks by itself, with the fix for each. Raises ConfigError/UnknownPolicyError."""
+def _check_names(config: Config) -> None:
+    """The names and choices of `config` the field checks leave (order, rule, metrics, load scaling, first N), with
+    the fix for each. Raises ConfigError/UnknownPolicyError."""
     get_order(config.order)
     get_backfill(config.backfill)
-    if isinstance(config.fairness, str):  # a bare string would otherwise be read letter by letter
-        raise ConfigError(f"fairness={config.fairness!r}: expected a sequence of names, e.g. ('fst-strict', 're')")
     unknown = [name for name in config.fairness if _metric_key(name) not in FAIRNESS_METRICS]
     if unknown:
         raise ConfigError(f"unknown fairness metric(s) {', '.join(map(repr, unknown))}; choose from: "

@@ -7,14 +7,14 @@ when it applies, and that ILBA delayed no job), and measure each organization's 
 and in cooperation.
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched mosp`` by their flags'
-names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the algorithm) and ``write(out_dir)``.
-`MospConfig` is the same options with the seed, as `run_mosp` takes them.
+names; the same `Config` and the seed drive `run_mosp`. ``run(config, seed)`` returns a `Result` with ``rows()`` (one
+row: the algorithm) and ``write(out_dir)``.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,11 @@ GENERATORS: tuple[str, ...] = ("uni", "swf", "trace")
 
 
 @dataclass(frozen=True)
-class MospConfig:
-    """What `run_mosp` does; keyword fields with defaults, stored unchanged (checked by `run_mosp`).
+class Config(ExperimentConfig):
+    """What ``fairsched mosp`` runs: its options by their flags' names, with the CLI's defaults (docs/mosp.md).
+
+    The seed (instance generation, RND order) is not a field: it is `run`'s argument (and `run_mosp`'s). Checked
+    on construction (one-line `ConfigError` naming the flag).
 
     Attributes
     ----------
@@ -48,26 +51,6 @@ class MospConfig:
     trace : SWF file for ``generate="trace"``: its first ``jobs`` jobs, users spread over the organizations.
     algorithm : one of `fairsched.mosp.policies.ALGORITHMS`.
     local_order : the local schedules' order (hf, lpt, spt, rnd).
-    seed : the one seed (instance generation, RND order).
-    """
-
-    instance: Path | None = None
-    generate: str = "uni"
-    orgs: int = 5
-    jobs: int = 100
-    procs: int = 32
-    trace: Path | None = None
-    algorithm: str = "mocca+ilba"
-    local_order: str = "hf"
-    seed: int = 0
-
-
-@dataclass(frozen=True)
-class Config(ExperimentConfig):
-    """The options of ``fairsched mosp``, by their flags' names, with the CLI's defaults (docs/mosp.md).
-
-    The fields mean what `MospConfig`'s mean; ``--seed`` is `run`'s argument. Checked on construction (one-line
-    `ConfigError` naming the flag).
     """
 
     MODEL = "mosp"
@@ -96,9 +79,6 @@ class Config(ExperimentConfig):
     def _reads(self, name: str) -> bool:
         return name == "instance" or (self.instance is None and self.generate == "trace")
 
-    def mosp_config(self, seed: int) -> MospConfig:
-        """The `MospConfig` that runs these options with `seed`."""
-        return MospConfig(**{f.name: getattr(self, f.name) for f in fields(self)}, seed=seed)
 
 
 @dataclass(frozen=True)
@@ -132,7 +112,7 @@ def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) 
     """Run ``fairsched mosp`` with `config` and `seed` (`run_mosp`)."""
     if progress is not None:
         progress(f"solving with {config.algorithm}", 0, 1)
-    return Result(config=config, seed=seed, report=run_mosp(config.mosp_config(seed)))
+    return Result(config=config, seed=seed, report=run_mosp(config, seed))
 
 
 @dataclass(frozen=True)
@@ -142,6 +122,7 @@ class MospReport:
     Attributes
     ----------
     config : what was run.
+    seed : the seed it was run with.
     instance, schedule, local : the instance, the algorithm's schedule, the local schedule (``local_order``).
     lower_bound : LB = max(Σ q·p / Σ m, p_max).
     org_local, org_coop : (N,) C_max^loc(O_k) and C_max(O_k).
@@ -151,7 +132,8 @@ class MospReport:
     selection : for a trace instance, what was kept and left out (None otherwise).
     """
 
-    config: MospConfig
+    config: Config
+    seed: int
     instance: MospInstance
     schedule: MospSchedule
     local: MospSchedule
@@ -174,36 +156,36 @@ class MospReport:
         return score(self.instance, self.local)
 
 
-def run_mosp(config: MospConfig) -> MospReport:
-    """Build or read the instance, solve it, check the schedule (module docstring).
+def run_mosp(config: Config, seed: int) -> MospReport:
+    """Build or read the instance, solve it, check the schedule (module docstring); `seed` drives instance
+    generation and the RND order.
 
     Raises
     ------
     ConfigError, InputError : bad options or a bad instance file.
     InvalidScheduleError : the algorithm broke a rule or a proven bound (a bug, reported clearly).
     """
-    _check(config)
-    instance, source, selection = load_instance(config)
+    instance, source, selection = load_instance(config, seed)
     started = time.perf_counter()
-    schedule = solve(instance, config.algorithm, local_order=config.local_order, seed=config.seed)
+    schedule = solve(instance, config.algorithm, local_order=config.local_order, seed=seed)
     elapsed = time.perf_counter() - started
-    local = local_schedule(instance, order=config.local_order, seed=config.seed)
-    validate_mosp_schedule(instance, schedule, local_order=config.local_order, seed=config.seed,
+    local = local_schedule(instance, order=config.local_order, seed=seed)
+    validate_mosp_schedule(instance, schedule, local_order=config.local_order, seed=seed,
                         makespan_bound=proven_bound(instance, config.algorithm, config.local_order),
-                        delay_reference=_ilba_input(instance, config))
-    return MospReport(config=config, instance=instance, schedule=schedule, local=local,
+                        delay_reference=_ilba_input(instance, config, seed))
+    return MospReport(config=config, seed=seed, instance=instance, schedule=schedule, local=local,
                       lower_bound=instance.lower_bound(), org_local=org_makespans(instance, local),
                       org_coop=org_makespans(instance, schedule), makespan_local=makespan(instance, local),
                       makespan=makespan(instance, schedule), source=source, elapsed_s=elapsed, selection=selection)
 
 
-def _ilba_input(instance: MospInstance, config: MospConfig) -> MospSchedule | None:
+def _ilba_input(instance: MospInstance, config: Config, seed: int) -> MospSchedule | None:
     """ILBA never delays a job (TPDS'11 Prop. 11): the schedule it started from, to check that against."""
     first = {"ilba": "local", "mocca+ilba": "mocca-exp"}.get(config.algorithm)
-    return None if first is None else solve(instance, first, local_order=config.local_order, seed=config.seed)
+    return None if first is None else solve(instance, first, local_order=config.local_order, seed=seed)
 
 
-def load_instance(config: MospConfig) -> tuple[MospInstance, str, dict[str, object] | None]:
+def load_instance(config: Config, seed: int) -> tuple[MospInstance, str, dict[str, object] | None]:
     """The instance file, or a generated instance; a one-line description of where it came from; for a trace,
     what was kept and left out (`fairsched.mosp.generate.TraceSelection.as_dict`)."""
     if config.instance is not None:
@@ -212,7 +194,7 @@ def load_instance(config: MospConfig) -> tuple[MospInstance, str, dict[str, obje
     if config.generate == "trace":
         if config.trace is None:
             raise ConfigError("--generate trace needs --trace FILE (an SWF trace)")
-        selection = select_trace_jobs(read_swf(config.trace), config.orgs, procs, seed=config.seed,
+        selection = select_trace_jobs(read_swf(config.trace), config.orgs, procs, seed=seed,
                                       first=config.jobs)
         summary = selection.as_dict()
         too_wide = selection.too_wide
@@ -220,17 +202,6 @@ def load_instance(config: MospConfig) -> tuple[MospInstance, str, dict[str, obje
                                     f"{config.orgs} organizations ({too_wide} wider than a cluster of "
                                     f"{config.procs} dropped)"), summary
     instance = generate(config.generate, n_orgs=config.orgs, n_jobs=config.jobs, procs=procs,
-                        seed=np.random.default_rng(config.seed))
+                        seed=np.random.default_rng(seed))
     return instance, f"generated {config.generate}: N={config.orgs}, n={config.jobs}, m={config.procs}, " \
-                     f"seed {config.seed}", None
-
-
-def _check(config: MospConfig) -> None:
-    if config.algorithm not in ALGORITHMS:
-        raise ConfigError(f"--algorithm {config.algorithm!r}: choose one of {', '.join(ALGORITHMS)}")
-    if config.instance is None and config.generate not in GENERATORS:
-        raise ConfigError(f"--generate {config.generate!r}: choose one of {', '.join(GENERATORS)}")
-    for name in ("orgs", "jobs", "procs"):
-        value = getattr(config, name)
-        if not isinstance(value, int) or value < 1:
-            raise ConfigError(f"--{name} {value!r}: expected an integer >= 1")
+                     f"seed {seed}", None

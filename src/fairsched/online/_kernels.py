@@ -22,6 +22,8 @@ by (end, sequential id): ties never depend on insertion order.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -189,14 +191,23 @@ def _take_machine(free_stack, stack_pos, clock, machine):
     clock[N_FREE] = top
 
 
+# What `start_jobs` reads (the jobs, by record, and the machines' owners) and changes (the engine's state arrays):
+# the engine builds them once per simulation and passes them as plain tuples in this field order; `start_jobs`
+# unpacks them once per call.
+StartJobs = namedtuple("StartJobs", "rec_release rec_processing rec_copies rec_first_seq org_records org_ptr "
+                                    "machine_owner")
+StartState = namedtuple("StartState", "org_state clock free_stack stack_pos seq_start seq_machine heap_end heap_seq")
+
+
 @njit(cache=True)
-def start_jobs(orgs, machines, use_machines, rec_release, rec_processing, rec_copies, rec_first_seq, org_records,
-               org_ptr, machine_owner, org_state, clock, free_stack, stack_pos, seq_start, seq_machine,
-               heap_end, heap_seq):
+def start_jobs(orgs, machines, use_machines, jobs, state):
     """Start, for each i, the head job of ``orgs[i]`` (FIFO) on ``machines[i]`` (or the top free machine).
 
+    `jobs`, `state`: tuples in `StartJobs`, `StartState` order (built once by the engine, unpacked once here).
     The caller has validated the assignment with `check_assignment`.
     """
+    rec_release, rec_processing, rec_copies, rec_first_seq, org_records, org_ptr, machine_owner = jobs
+    org_state, clock, free_stack, stack_pos, seq_start, seq_machine, heap_end, heap_seq = state
     now = clock[NOW]
     for i in range(orgs.size):
         u = orgs[i]

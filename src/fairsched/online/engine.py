@@ -119,6 +119,16 @@ class OnlineSimulator:
         self._seq_machine = np.full(self._n_seq, -1, dtype=np.int64)
         self._mark = np.zeros(m, dtype=np.int64)  # scratch for duplicate-machine checks
         self._decisions = 0
+        # What `start_jobs` reads and changes, as plain tuples built once: numba types a namedtuple argument in
+        # Python on every call, a plain tuple on its fast path (docs/contributing.md, "What stays, and why").
+        self._start_jobs = tuple(_k.StartJobs(
+            rec_release=self._rec_release, rec_processing=self._rec_processing, rec_copies=self._rec_copies,
+            rec_first_seq=self._rec_first_seq, org_records=self._org_records, org_ptr=self._org_ptr,
+            machine_owner=self._machine_owner))
+        self._start_state = tuple(_k.StartState(
+            org_state=self._org_state, clock=self._clock, free_stack=self._free_stack, stack_pos=self._stack_pos,
+            seq_start=self._seq_start, seq_machine=self._seq_machine, heap_end=self._heap_end,
+            heap_seq=self._heap_seq))
 
         self.info = ScenarioInfo(
             n_orgs=k, n_machines=m, machine_owner=_read_only(self._machine_owner),
@@ -206,10 +216,7 @@ class OnlineSimulator:
                                           self._mark, self._decisions)
         if code != _k.OK:
             raise PolicyError(self._explain(code, int(value), policy_name))
-        _k.start_jobs(orgs, machines, use_machines, self._rec_release, self._rec_processing, self._rec_copies,
-                      self._rec_first_seq, self._org_records, self._org_ptr, self._machine_owner, self._org_state,
-                      self._clock, self._free_stack, self._stack_pos, self._seq_start, self._seq_machine,
-                      self._heap_end, self._heap_seq)
+        _k.start_jobs(orgs, machines, use_machines, self._start_jobs, self._start_state)
 
     def _explain(self, code: int, value: int, policy_name: str) -> str:
         n_start = min(self.n_free, self.total_waiting)

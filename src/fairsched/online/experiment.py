@@ -20,9 +20,9 @@ is DIRECTCONTR, the heuristic closest to REF in PPAM'13 Tables 1–2.
 The library never prints or writes files: `fairsched.report.online` renders and writes a `CompareResult`.
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched compare`` by their flags'
-names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row per policy) and ``write(out_dir)`` (the
-files of ``--out``). `CompareConfig` is the full set of knobs (``validate``, ``ref_max_orgs``), used by the
-replications and by `compare_scenario` on hand-made scenarios.
+names, plus the knobs the CLI lacks (``ref_max_orgs``, ``validate``); the same `Config` drives `run_compare`, the
+replications and `compare_scenario` on hand-made scenarios. ``run(config, seed)`` returns a `Result` with
+``rows()`` (one row per policy) and ``write(out_dir)`` (the files of ``--out``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,20 +75,23 @@ FALLBACK_REFERENCE = "directcontr"
 # The scenario's rules for m, in the words of the command's flags.
 _MACHINES_RULES = {"given": "--machines", "the sum of the split counts": "the --split counts"}
 
-# Short names accepted wherever a policy is named (CLI flags, CompareConfig); the registry holds the full names.
+# Short names accepted wherever a policy is named (CLI flags, Config); the registry holds the full names.
 POLICY_ALIASES: dict[str, str] = {"rr": "roundrobin"}
 
 
-
 @dataclass(frozen=True)
-class CompareConfig:
-    """What `run_compare` does; keyword fields with defaults, stored unchanged (validated by `run_compare`).
+class Config(ExperimentConfig):
+    """What ``fairsched compare`` runs: its options by their flags' names, with the CLI's defaults (docs/usage.md).
+
+    The seed is not a field: it is `run`'s argument (and `run_compare`'s, `prepare_scenario`'s and
+    `compare_scenario`'s). Checked on construction: a wrong value is a one-line `ConfigError` naming the flag, an
+    unknown policy an `UnknownPolicyError` listing the registered ones.
 
     Attributes
     ----------
     trace : SWF file (``.swf`` or ``.swf.gz``); None = the embedded synthetic default
         (`fairsched.workload.synthetic.generate_default`, always generated with its own fixed seed, so that
-        ``seed`` changes the scenario and the policies' draws, never the jobs).
+        the seed changes the scenario and the policies' draws, never the jobs).
     orgs : k, the number of organizations.
     orgs_by : what makes an organization: ``"user"`` (SWF field 12, as in PPAM'13 Sec. 5.1), ``"group"`` or
         ``"queue"``; ids are spread uniformly at random over the k organizations.
@@ -106,37 +109,9 @@ class CompareConfig:
     policies : registered online policy names (aliases such as ``"rr"`` accepted), in report order.
     reference : the policy every other is compared with; simulated even when not listed in ``policies``.
         None = ``"ref"`` when k <= ``ref_max_orgs``, else ``"directcontr"`` (see `effective_reference`).
-    ref_max_orgs : largest k for which REF is the default reference.
-    seed : one seed for the scenario (organizations, machine split) and for every policy's random draws.
+    ref_max_orgs : largest k for which REF is the default reference (no CLI flag).
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
-    validate : check every schedule with `fairsched.online.validate.validate_online_schedule`.
-    """
-
-    trace: Path | None = None
-    orgs: int = 5
-    orgs_by: str = "user"
-    org_map: Path | None = None
-    machines: int | None = None
-    split: str | None = None
-    zipf_s: float = DEFAULT_ZIPF_S
-    window_start: float | None = None
-    window_length: float | None = None
-    release_scale: float = 1.0
-    policies: tuple[str, ...] = DEFAULT_POLICIES
-    reference: str | None = None
-    ref_max_orgs: int = DEFAULT_REF_MAX_ORGS
-    seed: int = 0
-    skip_bad_records: bool = False
-    validate: bool = True
-
-
-@dataclass(frozen=True)
-class Config(ExperimentConfig):
-    """The options of ``fairsched compare``, by their flags' names, with the CLI's defaults (docs/usage.md).
-
-    The fields mean what `CompareConfig`'s fields of the same names mean; ``--seed`` is `run`'s argument.
-    Checked on construction: a wrong value is a one-line `ConfigError` naming the flag, an unknown policy an
-    `UnknownPolicyError` listing the registered ones.
+    validate : check every schedule with `fairsched.online.validate.validate_online_schedule` (no CLI flag).
     """
 
     MODEL = "compare"
@@ -154,7 +129,9 @@ class Config(ExperimentConfig):
     release_scale: float = 1.0
     policies: tuple[str, ...] = DEFAULT_POLICIES
     reference: str | None = None
+    ref_max_orgs: int = DEFAULT_REF_MAX_ORGS
     skip_bad_records: bool = False
+    validate: bool = True
 
     def __post_init__(self) -> None:
         check_path(self.trace, "trace")
@@ -171,13 +148,11 @@ class Config(ExperimentConfig):
         check_number(self.window_length, "window_length", optional=True)
         check_number(self.release_scale, "release_scale")
         check_names(self.policies, "policies")
+        check_int(self.ref_max_orgs, "ref_max_orgs", minimum=0)
         check_bool(self.skip_bad_records, "skip_bad_records")
-        _check_config(self)  # the same checks and words as run_compare's
+        check_bool(self.validate, "validate")
+        _check_config(self)
         policy_order(self.policies, self.reference or self.policies[0])  # unknown names fail here
-
-    def compare_config(self, seed: int) -> CompareConfig:
-        """The `CompareConfig` that runs these options with `seed` (defaults for the knobs the CLI lacks)."""
-        return CompareConfig(**{f.name: getattr(self, f.name) for f in fields(self)}, seed=seed)
 
 
 @dataclass(frozen=True)
@@ -205,7 +180,7 @@ class Result:
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
     """Run ``fairsched compare`` with `config` and `seed` (`run_compare`, module docstring steps 1–6)."""
-    return Result(config=config, seed=seed, compare=run_compare(config.compare_config(seed), progress=progress))
+    return Result(config=config, seed=seed, compare=run_compare(config, seed, progress=progress))
 
 
 @dataclass(frozen=True)
@@ -242,6 +217,7 @@ class CompareResult:
     Attributes
     ----------
     config : the configuration run.
+    seed : the seed of the scenario (organizations, machine split) and of every policy's random draws.
     scenario : the simulated scenario.
     scenario_summary : `fairsched.scenario.describe` of it (JSON-ready).
     reference : name of the reference policy.
@@ -256,7 +232,8 @@ class CompareResult:
         MaxProcs header)", "--machines", "the --split counts"); "" for hand-made scenarios.
     """
 
-    config: CompareConfig
+    config: Config
+    seed: int
     scenario: Scenario
     scenario_summary: dict[str, Any]
     reference: str
@@ -275,7 +252,7 @@ class CompareResult:
 
 @dataclass(frozen=True)
 class PreparedScenario:
-    """A scenario built from a `CompareConfig`, with what reading and cleaning the workload did."""
+    """A scenario built from a `Config`, with what reading and cleaning the workload did."""
 
     scenario: Scenario
     read_report: ReadReport | None
@@ -283,15 +260,16 @@ class PreparedScenario:
     machines_rule: str = ""
 
 
-def run_compare(config: CompareConfig, *, progress: ProgressCallback | None = None) -> CompareResult:
-    """Run the whole experiment described by `config` (module docstring, steps 1–6).
+def run_compare(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> CompareResult:
+    """Run the whole experiment described by `config` with `seed` (module docstring, steps 1–6).
 
     Implements SPAA'13 Sec. 6.2–6.3 / PPAM'13 Sec. 5.1 (one instance; the papers average 100 windows).
-    Policy names are checked before the trace is read, so a typo fails at once.
+    `config` was checked on construction, so a typo fails before the trace is read.
 
     Parameters
     ----------
     config : what to run.
+    seed : the one seed of the scenario (organizations, machine split) and of every policy's random draws.
     progress : optional ``progress(description, done, total)`` callback, called before each step.
 
     Raises
@@ -301,21 +279,20 @@ def run_compare(config: CompareConfig, *, progress: ProgressCallback | None = No
     InvalidScheduleError : a policy produced an invalid schedule (only with ``validate=True``).
     """
     started = time.perf_counter()
-    names = policy_order(config.policies, effective_reference(config, config.orgs))  # fail fast on bad names
-    _check_config(config)
+    names = policy_order(config.policies, effective_reference(config, config.orgs))
     n_steps = len(names) + 2  # read and build, one per policy, measure
     if progress is not None:
         progress("reading the workload" if config.trace is None else f"reading {Path(config.trace).name}", 0,
                  n_steps)
-    prepared = prepare_scenario(config)
+    prepared = prepare_scenario(config, seed)
     later = None if progress is None else lambda description, done, _: progress(description, done + 1, n_steps)
-    result = compare_scenario(prepared.scenario, config, progress=later)
+    result = compare_scenario(prepared.scenario, config, seed, progress=later)
     return replace(result, read_report=prepared.read_report, clean_report=prepared.clean_report,
                    machines_rule=prepared.machines_rule, elapsed_s=time.perf_counter() - started)
 
 
-def prepare_scenario(config: CompareConfig) -> PreparedScenario:
-    """Steps 1–4: read or generate, clean, window, scale arrivals, build the scenario. O(n log n).
+def prepare_scenario(config: Config, seed: int) -> PreparedScenario:
+    """Steps 1–4: read or generate, clean, window, scale arrivals, build the scenario from `seed`. O(n log n).
 
     The window start (default: the first submit time after cleaning) becomes time 0 of the scenario; the
     window length becomes its horizon (PPAM'13 Sec. 5.1: "t_end = t_start + 5·10^4").
@@ -334,31 +311,31 @@ def prepare_scenario(config: CompareConfig) -> PreparedScenario:
     horizon = None if config.window_length is None else int(np.ceil(config.window_length))
     scenario = build_scenario(
         workload, n_orgs=config.orgs, orgs_by=config.orgs_by, org_map=config.org_map, n_machines=machines,
-        split=effective_split(config), zipf_s=config.zipf_s, seed=config.seed, time_origin=config.window_start,
+        split=effective_split(config), zipf_s=config.zipf_s, seed=seed, time_origin=config.window_start,
         horizon=horizon)
     return PreparedScenario(scenario=scenario, read_report=read_report, clean_report=clean_report,
                             machines_rule=_MACHINES_RULES.get(machines_rule, machines_rule))
 
 
-def effective_reference(config: CompareConfig, n_orgs: int) -> str:
+def effective_reference(config: Config, n_orgs: int) -> str:
     """The reference policy's registered name: ``config.reference``, else REF for k <= ref_max_orgs."""
     if config.reference is not None:
         return resolve_policy_name(config.reference)
     return "ref" if n_orgs <= config.ref_max_orgs else FALLBACK_REFERENCE
 
 
-def effective_split(config: CompareConfig) -> str:
+def effective_split(config: Config) -> str:
     """The machine split used: ``config.split``, else zipf for the synthetic default and uniform for a trace."""
     if config.split is not None:
         return config.split
     return "zipf" if config.trace is None else "uniform"
 
 
-def compare_scenario(scenario: Scenario, config: CompareConfig, *,
+def compare_scenario(scenario: Scenario, config: Config, seed: int, *,
                      progress: ProgressCallback | None = None) -> CompareResult:
-    """Steps 5–6 on a ready scenario: simulate ``config.policies`` and the reference, then compare.
+    """Steps 5–6 on a ready scenario: simulate ``config.policies`` and the reference with `seed`, then compare.
 
-    Only ``policies``, ``reference``, ``seed`` and ``validate`` of `config` are used; the trace options are
+    Only ``policies``, ``reference``, ``ref_max_orgs`` and ``validate`` of `config` are used; the trace options are
     ignored (use this with hand-made scenarios, e.g. `fairsched.scenario.scenario_from_arrays`).
     Cost: one simulation per policy, plus O(n) metrics each.
     """
@@ -375,7 +352,7 @@ def compare_scenario(scenario: Scenario, config: CompareConfig, *,
         if progress is not None:
             progress(f"simulating {name}", done, n_steps)
             told = functools.partial(_tell_simulated_time, progress, name, done, n_steps)
-        runs[name] = _simulate_one(scenario, name, seed=config.seed, validate=config.validate, progress=told)
+        runs[name] = _simulate_one(scenario, name, seed=seed, validate=config.validate, progress=told)
     if progress is not None:
         progress("measuring", len(names), n_steps)
     t_end = _common_t_end(scenario, [result for result, _ in runs.values()])
@@ -383,7 +360,7 @@ def compare_scenario(scenario: Scenario, config: CompareConfig, *,
     p_tot = int(metrics.p_tot(runs[reference][0].schedule, t_end))
     outcomes = {name: _measure(name, result, run_time, scenario, t_end, psi_ref, p_tot)
                 for name, (result, run_time) in runs.items()}
-    return CompareResult(config=config, scenario=scenario, scenario_summary=describe(scenario),
+    return CompareResult(config=config, seed=seed, scenario=scenario, scenario_summary=describe(scenario),
                          reference=reference, policies=outcomes, p_tot=p_tot, t_end=t_end,
                          elapsed_s=time.perf_counter() - started)
 
@@ -415,7 +392,7 @@ def policy_order(policies: tuple[str, ...] | list[str], reference: str) -> list[
     return names if reference_name in names else [*names, reference_name]
 
 
-def _check_config(config: CompareConfig) -> None:
+def _check_config(config: Config) -> None:
     """Options `build_scenario` and the transforms do not check themselves."""
     if not config.policies:
         raise ConfigError("policies is empty: name at least one policy (e.g. --policies roundrobin,fairshare)")
@@ -426,14 +403,14 @@ def _check_config(config: CompareConfig) -> None:
                           "ten times closer)")
 
 
-def _load_workload(config: CompareConfig) -> tuple[Workload, ReadReport | None]:
+def _load_workload(config: Config) -> tuple[Workload, ReadReport | None]:
     if config.trace is None:
         return generate_default(), None
     workload = read_swf(Path(config.trace), skip_bad_records=config.skip_bad_records)
     return workload, workload.read_report
 
 
-def _no_jobs_message(cleaned: Workload, windowed: Workload, config: CompareConfig) -> str:
+def _no_jobs_message(cleaned: Workload, windowed: Workload, config: Config) -> str:
     """Say where the jobs went: all dropped by cleaning, or none submitted in the window (and where they are)."""
     where = windowed.source or str(config.trace or "the synthetic workload")
     if cleaned.jobs.empty:

@@ -16,8 +16,8 @@ makes every utility positive: the makespan + 1 time unit. Online (the paper does
 next boundary). The algorithms that decide with utilities (generalized PBA, LUF, exact) get the same τ.
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched openshop`` by their flags'
-names, ``run(config, seed)`` returns a `Result` with ``rows()`` (one row per algorithm) and ``write(out_dir)``.
-`OpenShopConfig` is the library's full set of knobs (adds the Google reader's ``google_parts``).
+names, plus the Google reader's ``google_parts`` (no CLI flag); the same `Config` and the seed drive `run_openshop`.
+``run(config, seed)`` returns a `Result` with ``rows()`` (one row per algorithm) and ``write(out_dir)``.
 """
 
 from __future__ import annotations
@@ -62,8 +62,11 @@ DEFAULT_ALGORITHMS: dict[str, tuple[str, ...]] = {"equal": ("pba", "sptf", "fifo
 
 
 @dataclass(frozen=True)
-class OpenShopConfig:
-    """What `run_openshop` does; keyword fields with defaults, stored unchanged (checked by `run_openshop`).
+class Config(ExperimentConfig):
+    """What ``fairsched openshop`` runs: its options by their flags' names, with the CLI's defaults (docs/openshop.md).
+
+    The seed (machine mapping, generated instance, PBA's perturbation, k-Max-Min's tail) is not a field: it is
+    `run`'s argument (and `run_openshop`'s, `load_instance`'s). Checked on construction (one-line `ConfigError`).
 
     Attributes
     ----------
@@ -72,37 +75,14 @@ class OpenShopConfig:
     jobs : jobs of a generated instance (used when neither `google` nor `instance` is given).
     machines : machines of a generated instance, or with `google` how many machines the trace's machines are
         mapped onto; None = the source's default (`GENERATED_MACHINES`, `GOOGLE_MACHINES`: §VII uses 200).
-    algorithms : which of `fairsched.openshop.policies.ALGORITHMS`; empty = the paper's three for `utilities`.
+    max_tasks : the Google reader's task cap (§VII: 200).
+    algorithm : which of `fairsched.openshop.policies.ALGORITHMS`; empty = the paper's three for `utilities`.
     utilities : ``equal`` (completion times) or ``linear`` (U_j = P_j·(τ − t)).
     online : jobs arrive over time (§VII-B) instead of all at 0.
-    k : k of k-Max-Min.
-    seed : the one seed (machine mapping, generated instance, PBA's perturbation, k-Max-Min's tail).
-    max_tasks : the Google reader's task cap (§VII: 200).
     delta0 : δ₀ of the online intervals in seconds; None = a tenth of the arrival span (the paper: 3.3·10⁵ s for
         3.3·10⁶ s of arrivals).
-    google_parts : which part numbers of the Google slice to read (None: all present).
-    """
-
-    google: Path | None = None
-    instance: Path | None = None
-    jobs: int = 50
-    machines: int | None = None
-    algorithms: tuple[str, ...] = ()
-    utilities: str = "equal"
-    online: bool = False
-    k: int = 2
-    seed: int = 0
-    max_tasks: int = 200
-    delta0: float | None = None
-    google_parts: tuple[int, ...] | None = None
-
-
-@dataclass(frozen=True)
-class Config(ExperimentConfig):
-    """The options of ``fairsched openshop``, by their flags' names, with the CLI's defaults (docs/openshop.md).
-
-    The fields mean what `OpenShopConfig`'s mean, except that ``algorithm`` is its ``algorithms``.
-    ``--seed`` is `run`'s argument. Checked on construction (one-line `ConfigError`).
+    k : k of k-Max-Min.
+    google_parts : which part numbers of the Google slice to read; None = all present (no CLI flag).
     """
 
     MODEL = "openshop"
@@ -118,6 +98,7 @@ class Config(ExperimentConfig):
     online: bool = False
     delta0: float | None = None
     k: int = 2
+    google_parts: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         check_path(self.google, "google")
@@ -129,14 +110,13 @@ class Config(ExperimentConfig):
         check_choice(self.utilities, "utilities", UTILITIES)
         check_bool(self.online, "online")
         check_number(self.delta0, "delta0", positive=True, optional=True)
-        _check(self.openshop_config(0))  # the same checks and words as run_openshop's
-
-    def openshop_config(self, seed: int) -> OpenShopConfig:
-        """The `OpenShopConfig` that runs these options with `seed`."""
-        return OpenShopConfig(google=self.google, instance=self.instance, jobs=self.jobs, algorithms=self.algorithm,
-                              utilities=self.utilities, online=self.online, k=self.k, seed=seed,
-                              max_tasks=self.max_tasks, delta0=self.delta0, machines=self.machines)
-
+        if self.google_parts is not None and not (
+                isinstance(self.google_parts, tuple)
+                and all(isinstance(part, int) and not isinstance(part, bool) and part >= 0
+                        for part in self.google_parts)):
+            raise ConfigError(f"google_parts={self.google_parts!r}: expected a tuple of part numbers >= 0, e.g. "
+                              "(0, 1)")
+        _check(self)
 
 @dataclass(frozen=True)
 class Result:
@@ -166,7 +146,7 @@ def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) 
     """Run ``fairsched openshop`` with `config` and `seed` (`run_openshop`)."""
     if progress is not None:
         progress("scheduling", 0, 1)
-    return Result(config=config, seed=seed, report=run_openshop(config.openshop_config(seed)))
+    return Result(config=config, seed=seed, report=run_openshop(config, seed))
 
 
 @dataclass(frozen=True)
@@ -188,6 +168,7 @@ class OpenShopReport:
 
     Attributes
     ----------
+    config, seed : what was run, with which seed.
     instance : as scheduled (offline: arrivals set to 0).
     outcomes : name -> `AlgorithmOutcome`; ``times`` are completion times (offline) or delays (online).
     tau : τ of linear utilities (None with equal utilities).
@@ -196,7 +177,8 @@ class OpenShopReport:
     google : what the Google reader kept and dropped (None for other sources).
     """
 
-    config: OpenShopConfig
+    config: Config
+    seed: int
     instance: OpenShopInstance
     source: str
     outcomes: dict[str, AlgorithmOutcome]
@@ -213,23 +195,22 @@ class OpenShopReport:
         return "delay" if self.config.online else "completion time"
 
 
-def run_openshop(config: OpenShopConfig, *,
+def run_openshop(config: Config, seed: int, *,
                  loaded: tuple[OpenShopInstance, str, float, GoogleReport | None] | None = None) -> OpenShopReport:
-    """Load the instance, run every algorithm, check and measure each schedule (module docstring).
+    """Load the instance, run every algorithm with `seed`, check and measure each schedule (module docstring).
 
-    `loaded` is `load_instance`'s result for this configuration, to reuse one read across several runs.
+    `loaded` is `load_instance`'s result for this configuration and seed, to reuse one read across several runs.
 
     Raises
     ------
     ConfigError, InputError : bad options or input files.
     InvalidScheduleError : an algorithm produced an invalid schedule (a bug, reported clearly).
     """
-    _check(config)
-    instance, source, unit, google = loaded if loaded is not None else load_instance(config)
+    instance, source, unit, google = loaded if loaded is not None else load_instance(config, seed)
     if instance.n_jobs == 0:
         raise ConfigError(f"{source}: no job to schedule (an empty jobs list, or every job dropped by the reader; "
                           "see its report with --json)")
-    names = tuple(name.lower() for name in config.algorithms) or DEFAULT_ALGORITHMS[config.utilities]
+    names = tuple(name.lower() for name in config.algorithm) or DEFAULT_ALGORITHMS[config.utilities]
     delta0 = _delta0(config, instance, unit) if config.online else None
     if not config.online:  # offline: every job is available at time 0 (§VII-A)
         instance = replace(instance, arrival=np.zeros(instance.n_jobs, dtype=np.int64))
@@ -242,10 +223,10 @@ def run_openshop(config: OpenShopConfig, *,
             params["k"] = config.k
         started = time.perf_counter()
         if config.online:
-            schedule = run_online(instance, name, utilities=config.utilities, seed=config.seed, delta0=delta0,
+            schedule = run_online(instance, name, utilities=config.utilities, seed=seed, delta0=delta0,
                                   time_unit=unit, **params)
         else:
-            schedule = solve(instance, name, utilities=config.utilities, seed=config.seed, **params)
+            schedule = solve(instance, name, utilities=config.utilities, seed=seed, **params)
         elapsed = time.perf_counter() - started
         validate_openshop_schedule(instance, schedule)
         times = schedule.completion.astype(np.float64) - (instance.arrival if config.online else 0)
@@ -254,7 +235,7 @@ def run_openshop(config: OpenShopConfig, *,
         values = times if utilities is None else utilities
         outcomes[name] = AlgorithmOutcome(name, schedule, times, utilities,
                                           summary(values, higher_is_better=utilities is not None), elapsed)
-    return OpenShopReport(config=config, instance=instance, source=source, outcomes=outcomes, tau=tau,
+    return OpenShopReport(config=config, seed=seed, instance=instance, source=source, outcomes=outcomes, tau=tau,
                           time_unit_s=unit, delta0=delta0, google=google)
 
 
@@ -266,40 +247,33 @@ def horizon(instance: OpenShopInstance, delta0_units: float = 0.0) -> float:
     return float(span + int(instance.machine_loads().max(initial=0)) + math.ceil(delta0_units) + 1)
 
 
-def load_instance(config: OpenShopConfig) -> tuple[OpenShopInstance, str, float, GoogleReport | None]:
-    """(instance, where it came from, seconds per time unit, the Google reader's report) for the configured source."""
+def load_instance(config: Config, seed: int) -> tuple[OpenShopInstance, str, float, GoogleReport | None]:
+    """(instance, where it came from, seconds per time unit, the Google reader's report) for the configured source;
+    `seed` draws the Google machine mapping or the generated instance."""
     if config.google is not None:
         instance, report = read_google(config.google, machines=config.machines or GOOGLE_MACHINES,
-                                       max_tasks=config.max_tasks, seed=config.seed, parts=config.google_parts)
+                                       max_tasks=config.max_tasks, seed=seed, parts=config.google_parts)
         return instance, f"Google clusterdata-2011-2 ({config.google})", float(report.time_unit_s), report
     if config.instance is not None:
         return read_instance(config.instance), str(config.instance), 1.0, None
     machines = config.machines or GENERATED_MACHINES
-    instance = random_instance(config.jobs, machines, np.random.default_rng(config.seed))
-    return instance, f"random: {config.jobs} jobs, {machines} machines, seed {config.seed}", 1.0, None
+    instance = random_instance(config.jobs, machines, np.random.default_rng(seed))
+    return instance, f"random: {config.jobs} jobs, {machines} machines, seed {seed}", 1.0, None
 
 
-def _delta0(config: OpenShopConfig, instance: OpenShopInstance, unit: float) -> float:
+def _delta0(config: Config, instance: OpenShopInstance, unit: float) -> float:
     if config.delta0 is not None:
         return float(config.delta0)
     span = float(instance.arrival.max() - instance.arrival.min()) * unit if instance.n_jobs else 0.0
     return max(span / 10.0, unit)
 
 
-def _check(config: OpenShopConfig) -> None:
+def _check(config: Config) -> None:
+    """The choices of `config` that depend on one another or on the registry, with the fix for each."""
     if config.google is not None and config.instance is not None:
         raise ConfigError("--google and --instance are exclusive: give one source")
-    if config.utilities not in UTILITIES:
-        raise ConfigError(f"--utilities {config.utilities!r}: choose one of {', '.join(UTILITIES)}")
-    unknown = [name for name in config.algorithms if name.lower() not in ALGORITHMS]
+    unknown = [name for name in config.algorithm if name.lower() not in ALGORITHMS]
     if unknown:
         raise ConfigError(f"--algorithm {', '.join(unknown)}: choose from {', '.join(ALGORITHMS)}")
-    if config.online and "exact" in (name.lower() for name in config.algorithms):
+    if config.online and "exact" in (name.lower() for name in config.algorithm):
         raise ConfigError("--online with --algorithm exact: exact references are offline only")
-    if config.machines is not None and (isinstance(config.machines, bool) or not isinstance(config.machines, int)
-                                        or config.machines < 1):
-        raise ConfigError(f"machines={config.machines!r}: expected an integer >= 1")
-    for name in ("jobs", "k", "max_tasks"):
-        value: Any = getattr(config, name)
-        if not isinstance(value, int) or value < 1:
-            raise ConfigError(f"{name}={value!r}: expected an integer >= 1")

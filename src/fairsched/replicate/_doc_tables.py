@@ -5,7 +5,8 @@ renderer ``f(data_dir) -> markdown`` that reads the CSV files a command wrote (e
 command). A number in the prose is marked inline, ``<!-- value: NAME -->6,760<!-- /value -->``, and rendered the
 same way by `VALUES` (NAME -> ``f(data_dir) -> text``). ``python -m fairsched.replicate._doc_tables DOC...``
 rewrites the blocks in place; the test suite (`tests/test_replication_doc_tables.py`) checks that every block
-equals its rendering, so no figure in a table or in a marked sentence is typed by hand.
+equals its rendering, so no figure in a table or in a marked sentence is typed by hand. docs/performance.md uses the
+same blocks with its own renderers (``benchmarks/perf_tables.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from fairsched._io import atomic_write
@@ -61,11 +62,14 @@ TABLES: dict[str, Renderer] = {}
 VALUES: dict[str, Renderer] = {}
 
 
-def render_blocks(text: str, data_dir: Path = DATA_DIR) -> str:
-    """`text` with every table block and every marked value replaced by its rendering from `data_dir`."""
-    for pattern, renderers, kind in ((BLOCK, TABLES or _renderers("TABLES"), "table"),
-                                     (VALUE, VALUES or _renderers("VALUES"), "value")):
-        def rebuild(match: re.Match[str], renderers: dict[str, Renderer] = renderers, kind: str = kind) -> str:
+def render_blocks(text: str, data_dir: Path = DATA_DIR, tables: Mapping[str, Renderer] | None = None,
+                  values: Mapping[str, Renderer] | None = None) -> str:
+    """`text` with every table block and every marked value replaced by its rendering from `data_dir`; `tables`
+    and `values` default to the replication docs' renderers."""
+    tables = tables if tables is not None else (TABLES or _renderers("TABLES"))
+    values = values if values is not None else (VALUES or _renderers("VALUES"))
+    for pattern, renderers, kind in ((BLOCK, tables, "table"), (VALUE, values, "value")):
+        def rebuild(match: re.Match[str], renderers: Mapping[str, Renderer] = renderers, kind: str = kind) -> str:
             name = match.group("name")
             if name not in renderers:
                 raise ConfigError(f"doc {kind} {name!r} has no renderer; known: {', '.join(sorted(renderers))}")
@@ -75,10 +79,11 @@ def render_blocks(text: str, data_dir: Path = DATA_DIR) -> str:
     return text
 
 
-def stale_blocks(text: str, data_dir: Path = DATA_DIR) -> list[str]:
+def stale_blocks(text: str, data_dir: Path = DATA_DIR, tables: Mapping[str, Renderer] | None = None,
+                 values: Mapping[str, Renderer] | None = None) -> list[str]:
     """Names of the table blocks and marked values of `text` that differ from their rendering, in order (empty:
     the doc is up to date)."""
-    fresh = render_blocks(text, data_dir)
+    fresh = render_blocks(text, data_dir, tables, values)
     stale = []
     for pattern in (BLOCK, VALUE):
         rendered = [m.group("body") for m in pattern.finditer(fresh)]

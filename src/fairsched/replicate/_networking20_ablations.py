@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairsched.openshop import experiment as openshop_experiment
 from fairsched.openshop import run_online, solve
-from fairsched.openshop.experiment import OpenShopConfig, horizon, run_openshop
+from fairsched.openshop.experiment import horizon, run_openshop
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, summary
 from fairsched.openshop.metrics import utilities as metric_utilities
@@ -52,8 +53,9 @@ LINEAR = ("pba", "luf", "fifo")
 
 @dataclass(frozen=True)
 class Variant:
-    """One named run: `overrides` of `OpenShopConfig` fields (``delta0``, ``google_parts``, ...), of the reader
-    (``min_priority``, ``multi_task_only``) or of τ (``tau_offset``: τ = the default bound − 1 + d)."""
+    """One named run: `overrides` of `fairsched.openshop.experiment.Config` fields (``delta0``, ``google_parts``,
+    ...), of the reader (``min_priority``, ``multi_task_only``) or of τ (``tau_offset``: τ = the default bound − 1
+    + d)."""
 
     group: str
     name: str
@@ -122,11 +124,11 @@ def _run_setting(loaded: tuple, online: bool, kind: str, opts: dict[str, Any],
                  seed: int) -> Iterable[tuple[str, np.ndarray, dict[str, Any]]]:
     """(algorithm, per-job values, instance facts) for one setting of one variant."""
     instance, unit = loaded[0], loaded[2]
-    config = OpenShopConfig(seed=seed, online=online, utilities=kind, delta0=opts.get("delta0"),
-                            algorithms=EQUAL if kind == "equal" else LINEAR)
+    config = openshop_experiment.Config(online=online, utilities=kind, delta0=opts.get("delta0"),
+                                        algorithm=EQUAL if kind == "equal" else LINEAR)
     alpha = opts.get("alpha")
     if kind == "equal" and alpha is None:  # the pipeline of `fairsched replicate networking20`, unchanged
-        report = run_openshop(config, loaded=loaded)
+        report = run_openshop(config, seed, loaded=loaded)
         info = _facts(report.instance, unit, report.delta0, None)
         for name, outcome in report.outcomes.items():
             yield name, outcome.times, info
@@ -137,7 +139,7 @@ def _run_setting(loaded: tuple, online: bool, kind: str, opts: dict[str, Any],
     if kind == "linear":
         tau = horizon(base, (delta0 or 0.0) / unit) - 1.0 + float(opts.get("tau_offset", 1.0))
     info = _facts(base, unit, delta0, tau)
-    for name in config.algorithms:
+    for name in config.algorithm:
         params: dict[str, Any] = {"tau": tau} if tau is not None and name in ("pba", "luf") else {}
         if online:
             extra = {} if alpha is None else {"alpha": alpha}

@@ -34,9 +34,9 @@ import pandas as pd
 
 from fairsched import seeds
 from fairsched.errors import ConfigError
+from fairsched.online import experiment as online_experiment
 from fairsched.online import metrics
 from fairsched.online.engine import simulate
-from fairsched.online.experiment import CompareConfig, compare_scenario
 from fairsched.online.policies import get_policy
 from fairsched.scenario import DEFAULT_ZIPF_S, build_scenario
 from fairsched.seeds import STAGE_WINDOW_SEEDS, STAGE_WINDOWS, stream
@@ -338,8 +338,8 @@ def run_window(task: _Task) -> list[dict[str, Any]]:
                               split=cell.split, zipf_s=cell.zipf_s, seed=task.seed, time_origin=task.start,
                               horizon=int(cell.window_length))
     plain = tuple(dict.fromkeys(spec.name for spec in cell.policies if not spec.params)) or ("ref",)
-    compared = compare_scenario(scenario, CompareConfig(policies=plain, reference=cell.reference, seed=task.seed,
-                                                        validate=False))
+    config = online_experiment.Config(policies=plain, reference=cell.reference, validate=False)
+    compared = online_experiment.compare_scenario(scenario, config, task.seed)
     reference = compared.reference_outcome
     records = []
     for spec in cell.policies:

@@ -105,7 +105,7 @@ def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = No
 
     online, kind = config.setting.startswith("online"), config.setting.split("-")[1]
     base, loaded = _slice(config.google_dir(), config.parts, seed)
-    report = run_openshop(replace(base, utilities=kind, online=online), loaded=loaded)
+    report = run_openshop(replace(base, utilities=kind, online=online), seed, loaded=loaded)
     instance = report.instance
     span = float(instance.arrival.max() - instance.arrival.min()) * report.time_unit_s if instance.n_jobs else 0.0
     facts = {"n_jobs": instance.n_jobs, "n_tasks": instance.n_tasks, "n_machines": instance.n_machines,
@@ -120,7 +120,7 @@ def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = No
 @functools.lru_cache(maxsize=2)
 def _slice(folder: Path, parts: tuple[int, ...], seed: int) -> tuple[Any, Any]:
     """The openshop configuration of the slice and the slice read once (the four settings of a process share it)."""
-    from fairsched.openshop.experiment import OpenShopConfig, load_instance
+    from fairsched.openshop import experiment as openshop_experiment
 
-    base = OpenShopConfig(google=folder, seed=seed, google_parts=parts or None)
-    return base, load_instance(base)
+    base = openshop_experiment.Config(google=folder, google_parts=parts or None)
+    return base, openshop_experiment.load_instance(base, seed)

@@ -207,7 +207,7 @@ def backfill_json(report: BackfillReport, outputs: Mapping[str, Path] | None = N
     doc = {
         "fairsched_version": fairsched.__version__,
         "model": "backfill",
-        "config": asdict(report.config),
+        "config": _config_json(report),
         "workload": {
             "source": report.workload.source, "n_jobs": len(report.result.schedule),
             "processors": report.n_processors, "offered_load": report.offered_load,
@@ -223,6 +223,11 @@ def backfill_json(report: BackfillReport, outputs: Mapping[str, Path] | None = N
         "outputs": {key: str(path) for key, path in (outputs or {}).items()},
     }
     return jsonable(doc)
+
+
+def _config_json(report: BackfillReport) -> dict[str, Any]:
+    """The config's fields; ``--procs`` keeps the key report.json has always given it, ``processors``."""
+    return {("processors" if name == "procs" else name): value for name, value in asdict(report.config).items()}
 
 
 def backfill_renderable(report: BackfillReport) -> Group:

@@ -43,7 +43,7 @@ def mosp_json(report: MospReport, outputs: Mapping[str, Path] | None = None) -> 
         "source": report.source,
         "algorithm": report.config.algorithm,
         "local_order": report.config.local_order,
-        "seed": report.config.seed,
+        "seed": report.seed,
         "orgs": inst.n_orgs, "jobs": inst.n_jobs, "procs": inst.procs.tolist(),
         "lower_bound": report.lower_bound,
         "makespan": report.makespan, "makespan_local": report.makespan_local,

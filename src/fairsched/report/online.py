@@ -75,7 +75,7 @@ def to_json(result: CompareResult, outputs: Mapping[str, Path] | None = None) ->
         "fairsched_version": fairsched.__version__,
         "model": "online",
         "reference": result.reference,
-        "seed": result.config.seed,
+        "seed": result.seed,
         "t_end": int(result.t_end),
         "p_tot": int(result.p_tot),
         "elapsed_s": result.elapsed_s,
@@ -126,7 +126,7 @@ def scenario_table(result: CompareResult) -> Table:
         rows["machines from"] = result.machines_rule
     rows["t_end"] = f"{result.t_end:,} s"
     rows["p_tot (reference)"] = f"{result.p_tot:,} unit parts of work"
-    rows["seed"] = str(result.config.seed)
+    rows["seed"] = str(result.seed)
     rows["elapsed"] = f"{result.elapsed_s:.2f} s"
     for key, value in rows.items():
         table.add_row(key, value)
@@ -203,8 +203,10 @@ def _policy_json(outcome: PolicyOutcome, result: CompareResult) -> dict[str, Any
 
 
 def _config_json(result: CompareResult) -> dict[str, Any]:
+    """The config's fields, the seed, and the split actually used (``split`` resolved by `effective_split`)."""
     config = result.config
     values = {name: getattr(config, name) for name in config.__dataclass_fields__}
+    values["seed"] = result.seed
     values["split"] = effective_split(config)
     return values
 
@@ -303,7 +305,7 @@ def _subtitle(result: CompareResult) -> str:
     if len(source) > 90:
         source = "…" + source[-89:]
     return (f"{source}; k = {result.scenario.n_orgs}, m = {result.scenario.n_machines}, "
-            f"p_tot = {result.p_tot:,}, seed = {result.config.seed}")
+            f"p_tot = {result.p_tot:,}, seed = {result.seed}")
 
 
 def _fmt(value: float) -> str:

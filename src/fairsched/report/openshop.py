@@ -35,7 +35,7 @@ def openshop_json(report: OpenShopReport, outputs: Mapping[str, Path] | None = N
         "source": report.source,
         "jobs": inst.n_jobs, "tasks": inst.n_tasks, "machines": inst.n_machines,
         "utilities": report.config.utilities, "online": report.config.online, "measure": report.measure,
-        "time_unit_s": report.time_unit_s, "tau": report.tau, "delta0_s": report.delta0, "seed": report.config.seed,
+        "time_unit_s": report.time_unit_s, "tau": report.tau, "delta0_s": report.delta0, "seed": report.seed,
         "algorithms": {name: {**outcome.summary, "elapsed_s": outcome.elapsed_s}
                        for name, outcome in report.outcomes.items()},
         "google": None if report.google is None else asdict(report.google),

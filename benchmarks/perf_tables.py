@@ -1,0 +1,318 @@
+"""docs/performance.md's tables, rendered from the saved benchmark results of ``docs/performance/data``.
+
+``make bench`` (``benchmarks/run_all.py --save docs/performance/data``) writes one JSON file per benchmark script:
+its document (``result``) and the measurement's context (date, commit, machine, load average, wall and CPU time).
+docs/performance.md marks each generated table with ``<!-- table: NAME -->`` … ``<!-- /table -->`` (the blocks of
+`fairsched.replicate._doc_tables`); `TABLES` maps NAME to a renderer ``f(data_dir) -> markdown``. After a new
+measurement, ``.venv/bin/python benchmarks/perf_tables.py docs/performance.md`` rewrites the blocks;
+tests/test_performance_doc_tables.py checks that every block equals its rendering, so no figure is typed by hand.
+
+Every table ends with the line saying when, where and under which load its figures were measured. CPU time
+(user + system of the process) is printed beside wall time wherever the script measures it: on a shared machine the
+wall time grows with the load, the CPU time much less.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fairsched._io import atomic_write
+from fairsched.errors import ConfigError
+from fairsched.replicate._doc_tables import fmt, markdown_table, render_blocks
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA_DIR = ROOT / "docs" / "performance" / "data"
+
+
+def load(data_dir: Path, name: str) -> dict[str, Any]:
+    """The saved record of ``bench_<name>.py`` (`run_all.py --save`)."""
+    path = data_dir / f"{name}.json"
+    if not path.exists():
+        raise ConfigError(f"{path}: no saved measurement; run .venv/bin/python benchmarks/run_all.py --save "
+                          f"{data_dir} --only {name}")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def measured(record: dict[str, Any]) -> str:
+    """The line under a table: when, at which commit, on which machine, under which load, with which command."""
+    before, after = record["load_average_before"][0], record["load_average_after"][0]
+    dirty = " with uncommitted changes" if record["uncommitted_changes"] else ""
+    return (f"\n*Measured {record['date']} at commit {record['commit']}{dirty}, {record['machine']['cpus']} CPUs, "
+            f"load average {before:g} → {after:g}; the whole script took {record['wall_s']:,.1f} s wall, "
+            f"{record['cpu_s']:,.1f} s CPU (`{' '.join(record['command'])}`).*\n")
+
+
+def seconds(wall: float, cpu: float | None = None, digits: int = 2) -> str:
+    """``CPU s (wall s)`` when the CPU time is known, else the wall time."""
+    if cpu is None:
+        return f"{fmt(wall, digits)} s"
+    return f"{fmt(cpu, digits)} s ({fmt(wall, digits)} s)"
+
+
+def millis(wall: float, cpu: float | None = None, digits: int = 1) -> str:
+    """`seconds` in milliseconds: ``CPU ms (wall ms)``; two decimals below 1 ms."""
+    digits = 2 if min(wall, wall if cpu is None else cpu) < 0.001 else digits
+    if cpu is None:
+        return f"{fmt(wall * 1000, digits)} ms"
+    return f"{fmt(cpu * 1000, digits)} ms ({fmt(wall * 1000, digits)} ms)"
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def sci(value: float, digits: int = 2) -> str:
+    """``2.2·10⁵``: a large or small number with `digits` significant digits."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+def read_swf(data_dir: Path) -> str:
+    record = load(data_dir, "read_swf")
+    rows = [(r["trace"], f"{r['records']:,}", fmt(r["cpu_s"]), fmt(r["seconds"]),
+             "< 5 s" if r["trace"].startswith("RICC") else "") for r in record["result"]]
+    return markdown_table(("trace", "records", "CPU s", "wall s", "target"), rows) + measured(record)
+
+
+def validate(data_dir: Path) -> str:
+    record = load(data_dir, "validate")
+    rows = [(f"{r['rows']:,}", f"{r['machines']:,}",
+             seconds(r["check_online_schedule_s"], r["check_online_schedule_cpu_s"], 3),
+             seconds(r["psi_from_schedule_s"], r["psi_from_schedule_cpu_s"], 3)) for r in record["result"]["results"]]
+    header = ("rows", "machines", "`check_online_schedule` CPU (wall)", "`psi_from_schedule` CPU (wall)")
+    return markdown_table(header, rows) + measured(record)
+
+
+BACKFILL_TARGETS = {("fcfs", "easy"): "target < 1 s", ("fcfs", "conservative"): "target < 10 s"}
+
+
+def backfill(data_dir: Path) -> str:
+    record = load(data_dir, "backfill")
+    full = record["result"]["full"]
+    rules = list(dict.fromkeys(r["backfill"] for r in full["results"]))
+    orders = list(dict.fromkeys(r["order"] for r in full["results"]))
+    cell = {(r["order"], r["backfill"]): r for r in full["results"]}
+    rows = []
+    for order in orders:
+        row = [order]
+        for rule in rules:
+            r = cell[(order, rule)]
+            target = BACKFILL_TARGETS.get((order, rule))
+            row.append(seconds(r["seconds"], r["cpu_s"]) + (f", {target}" if target else ""))
+        rows.append(row)
+    text = (f"Full {full['trace'].split('-1996')[0]} ({full['jobs']:,} jobs after cleaning, {full['processors']} "
+            "processors), simulation only, CPU (wall), best of 3:\n\n")
+    text += markdown_table(("order", *rules), rows)
+    oracle = [r for r in record["result"]["oracle"] if "seconds" in r]
+    if oracle:
+        text += "\npyss oracle inputs (10,000 jobs each), FCFS under pyss's three policies:\n\n"
+        text += markdown_table(("input", "policy", "ours: CPU (wall)", "pyss", "pyss / ours (CPU)"), [
+            (r["case"], r["policy"], seconds(r["seconds"], r["cpu_s"], 3), f"{r['pyss_seconds']:g} s",
+             f"{r['pyss_seconds'] / max(r['cpu_s'], 1e-9):,.0f}×") for r in oracle])
+    what_if = record["result"].get("what_if")
+    if what_if:
+        text += (f"\nStrict what-ifs of the first {what_if['jobs']:,} jobs (FCFS × EASY; fork at each arrival, run "
+                 f"until the job starts): {seconds(what_if['seconds'], what_if['cpu_s'])}.\n")
+    return text + measured(record)
+
+
+def fst(data_dir: Path) -> str:
+    record = load(data_dir, "fst")
+    result = record["result"]
+    rows = []
+    for part, label in (("subset", "first 5,000 jobs"), ("full", f"full ({result.get('full', {}).get('jobs', 0):,} "
+                                                                  "jobs)")):
+        for r in result.get(part, {}).get("results", []):
+            target = ""
+            if r["order"] == "fcfs" and r["backfill"] == "easy":
+                target = "< 10 s (both)" if part == "subset" else "< 2 min"
+            rows.append((f"CTC-SP2 {label}", f"{r['order']} × {r['backfill']}",
+                         seconds(r["strict_s"], r.get("strict_cpu_s")), seconds(r["relaxed_s"], r.get("relaxed_cpu_s")),
+                         target))
+    text = markdown_table(("case", "policy", "strict: CPU (wall)", "relaxed: CPU (wall)", "target"), rows,
+                          align="llrrr")
+    re_rows = [(r["schedule"], f"{r['jobs']:,}", seconds(r["seconds"], r.get("cpu_s"), 3)) for r in result["re"]]
+    text += "\nResource equality of the whole trace:\n\n"
+    text += markdown_table(("schedule", "jobs", "CPU (wall)"), re_rows)
+    return text + measured(record)
+
+
+def mosp(data_dir: Path) -> str:
+    record = load(data_dir, "mosp")
+    result = record["result"]
+    wall, cpu = result["single_n500_N20_m512_s"], result["single_n500_N20_m512_cpu_s"]
+    rows = [(name, *(millis(wall[kind][name], cpu[kind][name]) for kind in ("uni", "swf"))) for name in wall["uni"]]
+    text = markdown_table(("algorithm", "uni: CPU (wall)", "swf: CPU (wall)"), rows)
+    sweep = result["homogeneous_sweep"]
+    text += (f"\nThe TPDS'11 homogeneous sweep ({sweep['instances']:,} instances, {sweep['runs']:,} validated "
+             f"schedules with the local-policies runs) took {fmt(sweep['seconds'], 1)} s wall with "
+             f"{sweep['workers']} workers.\n")
+    return text + measured(record)
+
+
+def sweep(data_dir: Path) -> str:
+    record = load(data_dir, "sweep")
+    result = record["result"]
+    load_avg = f"{record['load_average_before'][0]:g} → {record['load_average_after'][0]:g}"
+    over = result["overhead"]
+    rows = [(f"{over['cells']} cells of fixed CPU work calibrated to 0.5 s ({fmt(over['mean_cell_s'])} s each "
+             "under that load)", load_avg, f"Σ cell times / {over['workers']} = {fmt(over['ideal_s'], 1)} s",
+             f"{fmt(over['wall_s'], 1)} s", fmt(over["ratio"]), "≤ 1.15")]
+    if "tpds11" in result:
+        t = result["tpds11"]
+        rows.append((f"TPDS'11 homogeneous + local policies: {t['instances']:,} instances, {t['schedules']:,} "
+                     "validated schedules", load_avg, f"loop: {fmt(t['loop_s'], 1)} s", f"{fmt(t['sweep_s'], 1)} s",
+                     fmt(t["ratio"]), "≤ 1.2"))
+    header = ("measurement", "load", "ideal or baseline", "sweep layer", "ratio", "target")
+    return markdown_table(header, rows, align="llrrrr") + measured(record)
+
+
+OPENSHOP_ROWS: tuple[tuple[str, str], ...] = (
+    ("pba", "PBA (Algorithm 2, equal utilities)"), ("generalized_pba", "generalized PBA (linear utilities)"),
+    ("kmaxmin_k2", "k-Max-Min, k = 2"), ("sptf", "SPTF"), ("luf_equal", "LUF (equal)"),
+    ("luf_linear", "LUF (linear)"), ("fifo", "FIFO"))
+
+
+def openshop(data_dir: Path) -> str:
+    record = load(data_dir, "openshop")
+    synthetic = record["result"]["synthetic"]
+    kinds = [kind for kind in ("heavy", "uniform") if kind in synthetic]
+    rows = []
+    for key in ("evaluate_permutation", "evaluate_task_order"):
+        cells = []
+        for k in kinds:
+            run = synthetic[k][key]
+            rate = synthetic[k]["tasks"] / (run.get("cpu_s") or run["seconds"])
+            cells.append(f"{millis(run['seconds'], run.get('cpu_s'))} = {sci(rate)} tasks/s")
+        rows.append((f"`{key}`", *cells))
+    algorithms = synthetic[kinds[0]]["algorithms"]
+    for key, label in OPENSHOP_ROWS:
+        if key in algorithms:
+            rows.append((label, *(seconds(synthetic[k]["algorithms"][key]["seconds"],
+                                          synthetic[k]["algorithms"][key].get("cpu_s"), 3) for k in kinds)))
+    online = synthetic["heavy"].get("online_paper_intervals")
+    if online:
+        names = [n for n in online if n != "delta0_s"]
+        rows.append((f"online, paper's δ₀ = {online['delta0_s']:,.0f} s: {' / '.join(n.upper() for n in names)}",
+                     " / ".join(f"{fmt(online[n].get('cpu_s', online[n]['seconds']), 3)}" for n in names)
+                     + " s (" + " / ".join(f"{fmt(online[n]['seconds'], 3)}" for n in names) + " s)",
+                     *([""] * (len(kinds) - 1))))
+    text = markdown_table(("CPU (wall)", *kinds), rows) + "\n"
+    heavy = synthetic["heavy"]["algorithms"]
+    means = {key: heavy[key]["mean_completion"] for key in ("pba", "sptf", "fifo") if key in heavy}
+    if len(means) == 3:
+        text += (f"Mean completion times on *heavy*: {sci(means['pba'])} s under PBA, {sci(means['sptf'])} s "
+                 f"under SPTF, {sci(means['fifo'])} s under FIFO: PBA is {means['sptf'] / means['pba']:.2f}× "
+                 f"better than SPTF and {means['fifo'] / means['pba']:.2f}× better than FIFO (the paper: 1.7× "
+                 "and 3×).\n")
+    return text + measured(record)
+
+
+def openshop_sizes(data_dir: Path) -> str:
+    """The two synthetic instances' sizes, as the script describes them."""
+    record = load(data_dir, "openshop")
+    synthetic = record["result"]["synthetic"]
+    rows = [(kind, f"{d['jobs']:,}", f"{d['tasks']:,}", f"{d['machines']:,}", fmt(d["tasks_per_job_mean"], 1),
+             f"{d['task_time_median']:g}", f"{d['task_time_max']:,}") for kind, d in synthetic.items()]
+    return markdown_table(("instance", "jobs", "tasks", "machines", "tasks per job (mean)", "median p", "max p"),
+                          rows)
+
+
+def openshop_exact(data_dir: Path) -> str:
+    record = load(data_dir, "openshop")
+    exact = record["result"].get("exact", {})
+    brute = exact.get("brute_force_n8", {})
+    milp = {key.removeprefix("lexicographic_milp_n"): value for key, value in exact.items()
+            if key.startswith("lexicographic_milp_n")}
+    sizes = sorted(milp, key=int)
+    rows = [("brute force (8! permutations)", *(f"{fmt(brute['seconds'], 2)} s" if n == "8" and brute else "—"
+                                               for n in sizes)),
+            ("lexicographic MILP (prefix makespans, HiGHS, one thread)",
+             *(f"{fmt(milp[n]['seconds'], 2)} s" + (", same vector as brute force"
+                                                    if milp[n].get("same_vector_as_brute_force") else "")
+               for n in sizes))]
+    return markdown_table(("", *(f"n = {n}" for n in sizes)), rows) + measured(record)
+
+
+def openshop_google(data_dir: Path) -> str:
+    """The Google slice: reading, then the offline and online runs (a sentence: one row each would be a table of
+    one row)."""
+    record = load(data_dir, "openshop")
+    google = record["result"].get("google", {})
+    if "skipped" in google or not google:
+        return f"Not measured: {google.get('skipped', 'no Google slice')}.\n" + measured(record)
+    offline, online = google["offline"], google["online_scaled_intervals"]
+    labels = {"pba": "PBA", "sptf": "SPTF", "fifo": "FIFO", "generalized_pba": "generalized PBA",
+              "luf_linear": "LUF (linear)"}
+    runs = ", ".join(f"{labels.get(name, name)} {millis(run['seconds'], run.get('cpu_s'))}"
+                     for name, run in offline.items())
+    text = (f"`read_google` takes {seconds(google['read_seconds'], google.get('read_cpu_s'))} for "
+            f"{google['task_events']:,} task events and {google['job_events']:,} job events, giving "
+            f"{google['jobs_kept']:,} jobs and {google['tasks_kept']:,} tasks over {google['arrival_span_hours']:g} "
+            f"hours. Offline (arrivals set to 0), CPU (wall): {runs}. Online, with δ₀ scaled to the slice "
+            f"({online['delta0_s']:,.0f} s), PBA takes {millis(online['pba']['seconds'], online['pba'].get('cpu_s'))}"
+            ".\n")
+    return text + measured(record)
+
+
+def openshop_online(data_dir: Path) -> str:
+    """Online mean delays on *heavy* with the paper's intervals (a sentence)."""
+    record = load(data_dir, "openshop")
+    online = record["result"]["synthetic"]["heavy"]["online_paper_intervals"]
+    delays = {name: online[name]["mean_delay"] for name in ("pba", "sptf", "fifo") if name in online}
+    return (f"PBA's mean delay is {sci(delays['pba'])} s against {sci(delays['sptf'])} s for SPTF and "
+            f"{sci(delays['fifo'])} s for FIFO (δ₀ = {online['delta0_s']:,.0f} s).\n")
+
+
+def ref(data_dir: Path) -> str:
+    """REF and RAND on LPC-EGEE (`bench_ref.py`): one row per case; CPU when the script reports it."""
+    record = load(data_dir, "ref")
+    rows = []
+    for r in record["result"].get("results", []):
+        params = ", ".join(f"{key} = {value}" for key, value in (r.get("params") or {}).items())
+        window = f", first {r['horizon']:,} s" if r.get("horizon") else ""
+        rows.append((f"{r['policy']} k = {r['orgs']}{window}" + (f" ({params})" if params else ""),
+                     seconds(r["seconds"], r.get("cpu_s")), f"{r['peak_rss_mb']:,} MB"))
+    return markdown_table(("case", "CPU (wall)" if any("cpu_s" in r for r in record["result"].get("results", []))
+                           else "wall", "peak memory so far"), rows) + measured(record)
+
+
+def cli(data_dir: Path) -> str:
+    """Whole `fairsched` processes (`bench_cli.py`): best CPU and wall time per case, against pyss where known."""
+    record = load(data_dir, "cli")
+    rows = [(f"`{c['case']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
+             f"{c['pyss_s']:g} s" if c.get("pyss_s") else "", f"{c['vs_pyss_cpu']:g}×" if c.get("vs_pyss_cpu") else "")
+            for c in record["result"]["cases"] if "cpu_s" in c]
+    return markdown_table(("case", "CPU", "wall", "pyss", "pyss / ours (CPU)"), rows) + measured(record)
+
+
+TABLES: dict[str, Callable[[Path], str]] = {
+    "perf-ref": ref,
+    "perf-cli": cli,
+    "perf-openshop-google": openshop_google,
+    "perf-openshop-online": openshop_online,
+    "perf-read-swf": read_swf,
+    "perf-validate": validate,
+    "perf-backfill": backfill,
+    "perf-fst": fst,
+    "perf-mosp": mosp,
+    "perf-sweep": sweep,
+    "perf-openshop": openshop,
+    "perf-openshop-sizes": openshop_sizes,
+    "perf-openshop-exact": openshop_exact,
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Rewrite the table blocks of each doc given on the command line from ``docs/performance/data``."""
+    for doc in map(Path, argv if argv is not None else sys.argv[1:]):
+        text = doc.read_text(encoding="utf-8")
+        with atomic_write(doc, encoding="utf-8") as handle:
+            handle.write(render_blocks(text, DATA_DIR, TABLES))
+
+
+if __name__ == "__main__":
+    main()
