@@ -17,6 +17,7 @@ from fairsched.online.policies.ref import Ref, RefLiteral
 from fairsched.online.validate import validate_online_schedule
 from fairsched.online.view import ScenarioInfo
 from fairsched.scenario import Scenario, scenario_from_arrays
+from fairsched.shapley import potential_into, shapley_of
 from tests.naive.ref_time_stepped import ref_time_stepped
 
 COLUMNS = ["job", "org", "start", "end"]
@@ -101,6 +102,26 @@ def test_contributions_at_every_contended_decision_equal_eq1_in_fractions(select
             assert fast.tolist() == pytest.approx([float(x) for x in exact], abs=1e-9)
         seen += len(naive.phi_at_decisions)
     assert seen > 300  # the instances do make organizations compete for machines
+
+
+@pytest.mark.parametrize("select", ["literal", "lookahead"])
+def test_shared_potential_gives_the_subgame_potentials_floats_bit_for_bit(select: str) -> None:
+    """The kernel keeps one potential per time step for all deciding coalitions; the grand coalition's phi must be
+    the very float64 numbers that `potential_into` gives on that step's game (no rounding drift, no stale entry)."""
+    seen = 0
+    for seed in range(30):
+        scenario = random_scenario(seed, max_orgs=6, max_records=60)
+        k = scenario.n_orgs
+        run = simulate_coalitions(scenario.jobs, scenario.machines_per_org, all_coalitions(k), select=select,
+                                  record=True)
+        game, potential = np.zeros(1 << k), np.zeros(1 << k)
+        for phi, values in zip(run.record_phi, run.record_values, strict=True):
+            game[run.entity_masks] = values
+            potential_into(game, potential, k)
+            grand = (1 << k) - 1
+            assert phi.tolist() == [shapley_of(potential, grand, u) for u in range(k)]
+        seen += k * len(run.record_phi) if k >= 4 else 0
+    assert seen > 200  # games of 4-6 organizations, where the potential is shared across several levels
 
 
 @pytest.mark.parametrize("seed", range(0, 45, 5))

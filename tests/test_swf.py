@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from fairsched.errors import ConfigError, InputError
-from fairsched.workload import swf
+from fairsched.workload import _swf_kernels, _swf_scan, swf
 from fairsched.workload.model import Workload
 from fairsched.workload.schema import PROCESSORS, RUNTIME_ESTIMATE, SWF_FIELDS, SWF_FLOAT_FIELDS
 from fairsched.workload.swf import (
@@ -343,30 +343,26 @@ def test_write_empty_workload(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------ fast path
 
-def test_kernel_classifies_lines_and_parses_plain_decimals() -> None:
-    """The numba scan vouches only for plain decimals; everything else is left to the reference parser."""
+@pytest.mark.parametrize("scan_chunk", [_swf_kernels.scan_chunk, _swf_scan.scan_chunk], ids=["numba", "numpy"])
+def test_scanners_classify_lines_and_parse_plain_decimals(scan_chunk) -> None:
+    """Both scanners vouch only for plain decimals; everything else is left to the reference parser."""
     text = (GOOD + "\n; Key: v\n  \n" + _record(run_time="1e2") + "\n" + GOOD + " 1\n"
             + _record(submit_time="-.5", wait_time="12.75") + "\n" + _record(job_number="1234567890123456") + "\n")
-    buf = np.frombuffer(text.encode(), dtype=np.uint8)
-    n = text.count("\n") + 1
-    values, kinds = np.zeros((18, swf._max_data_lines(buf.size) + 1)), np.full(n, -1, dtype=np.int8)
-    starts, ends = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-    assert swf._scan_chunk(buf, values, kinds, starts, ends) == (7, 2)
-    assert kinds[:7].tolist() == [swf._DATA, swf._COMMENT, swf._BLANK, swf._SUSPECT, swf._SUSPECT, swf._DATA,
-                                  swf._SUSPECT]
-    assert values[:, 0].tolist() == [float(t) for t in GOOD.split()]
-    assert (values[1, 1], values[2, 1]) == (-0.5, 12.75)
-    assert text[starts[1]:ends[1]] == "; Key: v"
+    scan = scan_chunk(text.encode())
+    assert scan.kinds.tolist() == [_swf_scan._DATA, _swf_scan._COMMENT, _swf_scan._BLANK, _swf_scan._SUSPECT,
+                                   _swf_scan._SUSPECT, _swf_scan._DATA, _swf_scan._SUSPECT]
+    assert scan.values.shape == (18, 2)
+    assert scan.values[:, 0].tolist() == [float(t) for t in GOOD.split()]
+    assert (scan.values[1, 1], scan.values[2, 1]) == (-0.5, 12.75)
+    assert text[scan.starts[1]:scan.ends[1]] == "; Key: v"
 
 
 def test_data_rows_fit_the_preallocated_table() -> None:
-    """The shortest possible data lines, back to back, fill exactly `_max_data_lines` rows."""
+    """The shortest possible data lines, back to back, fill exactly `_max_data_lines` rows of the numba scan."""
     text = ("0 " * 17 + "0\n") * 5
-    values = np.zeros((18, swf._max_data_lines(len(text)) + 1))
-    n = 6
-    kinds, starts, ends = np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-    assert swf._max_data_lines(len(text)) == 5 and swf._max_data_lines(len(text) - 1) == 5
-    assert swf._scan_chunk(np.frombuffer(text.encode(), dtype=np.uint8), values, kinds, starts, ends) == (5, 5)
+    assert _swf_kernels._max_data_lines(len(text)) == 5 and _swf_kernels._max_data_lines(len(text) - 1) == 5
+    scan = _swf_kernels.scan_chunk(text.encode())
+    assert scan.kinds.size == 5 and scan.values.shape == (18, 5)
 
 
 # ------------------------------------------------------------------------------------------------ real traces

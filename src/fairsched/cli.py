@@ -225,13 +225,14 @@ def trace_info_command(file: Annotated[Path, typer.Argument(dir_okay=False, help
     """Summarize a trace: jobs, span, users, machine size, load, what reading and cleaning would drop."""
     from fairsched.report.tables import trace_info_table
     from fairsched.workload.info import trace_info
-    from fairsched.workload.swf import read_swf
+    from fairsched.workload.swf import read_swf_columns
 
     with _output(out) as stage:
-        workload = read_swf(file, skip_bad_records=skip_bad_records)
+        workload = read_swf_columns(file, skip_bad_records=skip_bad_records)  # neither pandas nor numba: starts fast
         info = trace_info(workload)
         notes = _skipped_notes(workload.read_report)
-        outputs = _deliver(out, stage, lambda where: _trace_writer("write_trace_info_outputs")(info, workload, where),
+        outputs = _deliver(out, stage, lambda where: _trace_writer("write_trace_info_outputs")(
+                               info, workload.to_workload(), where),
                            title="fairsched trace info", config={"file": file, "skip_bad_records": skip_bad_records},
                            renderable=trace_info_table(info), warnings=notes)
     _echo_notes(notes)

@@ -56,7 +56,7 @@ from numba import njit
 from fairsched.errors import ConfigError, InvariantError
 from fairsched.online.view import Assignment, OnlineView
 from fairsched.scenario import COPIES, ORG, PROCESSING_TIME, RELEASE
-from fairsched.shapley import potential_into, shapley_error_bound, shapley_of
+from fairsched.shapley import shapley_error_bound
 
 NOW, FREE, VALUE, WORK_TOTAL, HEAP_SIZE, RUNNING_TOTAL, MASK, MACHINES, HEAP_OFF, RULE, GROUP = range(11)
 N_ENT_FIELDS = 11
@@ -82,7 +82,8 @@ _UNIT_ROUNDOFF = 2.0**-53
 Jobs = namedtuple("Jobs", "rec_release rec_org rec_copies org_ptr seq_proc seq_gid")
 State = namedtuple("State", "ent mem heap_end heap_org rel_count glob gheap gpos gkey mark")
 Rules = namedtuple("Rules", "cfg value_ent term_org term_pre term_post term_weight sampled_tol")
-Scratch = namedtuple("Scratch", "vsub psub phi gain take wait eligible todo stack stack2 group_count")
+Scratch = namedtuple("Scratch", "pot pot_vmax pot_stamp pot_stack phi gain take wait eligible todo stack stack2 "
+                                 "group_count")
 Output = namedtuple("Output", "dec_time dec_ptr dec_orgs rec_time rec_phi rec_values")
 
 
@@ -235,7 +236,8 @@ def simulate_coalitions(jobs: pd.DataFrame, machines_per_org: np.ndarray, coalit
     n_seq = job_arrays.seq_proc.size
     rules = _rules(coalitions, SELECT_RULES[select], -1 if horizon is None else int(horizon), check_efficiency,
                    record)
-    scratch = Scratch(np.zeros(1 << k), np.zeros(1 << k), np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64),
+    scratch = Scratch(np.zeros(1 << k), np.zeros(1 << k), np.full(1 << k, -1, dtype=np.int64),
+                      np.zeros(k + k * k + 1, dtype=np.int64), np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64),
                       np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.bool_),
                       np.zeros(coalitions.masks.size, dtype=np.int64), np.zeros(coalitions.masks.size, dtype=np.int64),
                       np.zeros(coalitions.masks.size, dtype=np.int64), np.zeros(2 * k + 3, dtype=np.int64))
@@ -341,7 +343,7 @@ def _run(jobs, st, rules, sc, out):  # pragma: no cover - jit
     dec_time, dec_ptr, dec_orgs = out.dec_time, out.dec_ptr, out.dec_orgs
     cfg, value_ent, sampled_tol = rules.cfg, rules.value_ent, rules.sampled_tol
     terms = (rules.term_org, rules.term_pre, rules.term_post, rules.term_weight)
-    work = (sc.vsub, sc.psub, sc.phi, sc.gain, sc.eligible)
+    work = (sc.pot, sc.pot_vmax, sc.pot_stamp, sc.pot_stack, sc.phi, sc.gain, sc.eligible)
     recs = (out.rec_time, out.rec_phi, out.rec_values)
     k, grand = cfg[CFG_K], cfg[CFG_GRAND]
     while glob[G_GRAND_LEFT] > 0:
@@ -573,12 +575,13 @@ def _share_fairly(ent, mem, cfg, value_ent, sampled_tol, terms, work, wait, take
     arrays (see `Rules`, `Scratch`, `Output`).
     """
     k = cfg[CFG_K]
-    vsub, psub, phi, gain, eligible = work
+    pot, pot_vmax, pot_stamp, pot_stack, phi, gain, eligible = work
     literal = cfg[CFG_SELECT] == SELECT_LITERAL
     t_eval = t if literal else t + 1
     v_self = ent[e, VALUE] if literal else ent[e, VALUE] + ent[e, WORK_TOTAL] + ent[e, RUNNING_TOTAL] + n_start
     if cfg[CFG_CONTRIB] == CONTRIB_EXACT:
-        vmax, size = _phi_exact(ent, value_ent, vsub, psub, phi, e, t_eval, v_self)
+        vmax, size = _phi_exact(ent, value_ent, pot, pot_vmax, pot_stamp, pot_stack, phi, e, t_eval,
+                                 v_self)
         tol = 4.0 * shapley_error_bound(size, vmax) + 8.0 * _UNIT_ROUNDOFF * vmax
         if cfg[CFG_CHECK_EFFICIENCY] and not _efficient(phi, ent[e, MASK], v_self, vmax, k):
             glob[G_ERR_T] = t
@@ -606,36 +609,87 @@ def _value_at(ent, f, t_eval):  # pragma: no cover - jit
 
 
 @njit(cache=True, inline="always")
-def _phi_exact(ent, value_ent, vsub, psub, phi, e, t_eval, v_self):  # pragma: no cover - jit
-    """Exact φ^C via the Hart–Mas-Colell potential of the subgame on C; returns (max |v(S)| over S ⊆ C, |C|).
+def _phi_exact(ent, value_ent, pot, pot_vmax, pot_stamp, pot_stack, phi, e, t_eval, v_self):  # pragma: no cover - jit
+    """Exact φ^C via the Hart–Mas-Colell potential; returns (max |v(S)| over S ⊆ C, |C|).
 
-    Submasks of C enumerated in increasing order (``sub = (sub - C) & C``) are exactly the compact indices
-    0, 1, ..., 2^|C| − 1 of the subgame (bit j = the j-th member of C), so one pass gathers the subgame.
+    P(S) = (v(S) + Σ_{i∈S} P(S∖{i})) / |S| depends only on the values of the subsets of S, so the potential of
+    the subgame on C is the full game's potential restricted to C (Hart & Mas-Colell 1989, Sec. 2), and one
+    potential per time step serves every coalition deciding at that step: ``pot[S]`` is computed once per
+    t_eval (``pot_stamp[S] == t_eval``) by `_potential_at`, instead of once per deciding superset of S. This
+    costs O(k) per subset touched, at most O(k·2^k) per time step for all coalitions together, where a
+    separate subgame per coalition costs Σ_C |C|·2^|C| = O(k·3^k). The values, the order of the sums and
+    the divisions are those of `potential_into` on the subgame, so φ is the same float64 number
+    (tests/test_ref.py checks it bit for bit).
     """
     mask = ent[e, MASK]
-    size = 0
-    rest = mask
-    while rest:
-        rest &= rest - 1
-        size += 1
-    sub = 0
-    vmax = 0.0
-    for i in range(1 << size):
-        val = 0.0
-        if sub:
-            f = value_ent[sub]
-            val = float(v_self if f == e else _value_at(ent, f, t_eval))
-        vsub[i] = val
-        vmax = max(vmax, abs(val))
-        sub = (sub - mask) & mask
-    potential_into(vsub, psub, size)
-    j = 0
+    p_self, vmax, size = _potential_at(ent, value_ent, pot, pot_vmax, pot_stamp, pot_stack, mask, t_eval, v_self)
     for u in range(phi.size):
         phi[u] = 0.0
         if (mask >> u) & 1:
-            phi[u] = shapley_of(psub, (1 << size) - 1, j)
-            j += 1
+            phi[u] = p_self - pot[mask & ~(1 << u)]  # `shapley_of`: P(C) − P(C∖{u})
     return vmax, size
+
+
+@njit(cache=True, inline="always")
+def _potential_at(ent, value_ent, pot, pot_vmax, pot_stamp, pot_stack, mask, t_eval,
+                  v_self):  # pragma: no cover - jit
+    """P(C) at t_eval with v(C) = ``v_self``, after making P(S) current for every proper subset S of C.
+
+    Depth-first over the subsets whose ``pot_stamp`` is stale, children (S∖{i}) before parents; every proper
+    subcoalition of C has decided at t already (coalitions decide in increasing size), so each v(S, t_eval)
+    is final when read. ``pot_vmax[S]`` = max |v(T)| over T ⊆ S, for the error bound. The stack never holds
+    more than k + k·k entries (each level of the depth-first path pushes at most k children).
+    Returns (P(C), max |v(S)| over S ⊆ C, |C|); P(C) is stored too, for C's supersets at the same time.
+    """
+    top = 0
+    rest = mask
+    while rest:
+        low = rest & -rest
+        child = mask ^ low
+        if child and pot_stamp[child] != t_eval:
+            pot_stack[top] = child
+            top += 1
+        rest ^= low
+    while top > 0:
+        s = pot_stack[top - 1]
+        if pot_stamp[s] == t_eval:
+            top -= 1
+            continue
+        ready = True
+        rest = s
+        while rest:
+            low = rest & -rest
+            child = s ^ low
+            if child and pot_stamp[child] != t_eval:
+                pot_stack[top] = child
+                top += 1
+                ready = False
+            rest ^= low
+        if ready:
+            _potential_step(pot, pot_vmax, pot_stamp, s, t_eval, float(_value_at(ent, value_ent[s], t_eval)))
+            top -= 1
+    size = _potential_step(pot, pot_vmax, pot_stamp, mask, t_eval, float(v_self))
+    return pot[mask], pot_vmax[mask], size
+
+
+@njit(cache=True, inline="always")
+def _potential_step(pot, pot_vmax, pot_stamp, s, t_eval, value):  # pragma: no cover - jit
+    """P(S) = (v(S) + Σ_{i∈S} P(S∖{i})) / |S| as in `potential_into` (members in increasing order; P(∅) = 0,
+    kept in ``pot[0]``), and max |v(T)| over T ⊆ S; returns |S|."""
+    acc = value
+    vmax = abs(value)
+    size = 0
+    rest = s
+    while rest:
+        low = rest & -rest
+        acc += pot[s ^ low]
+        vmax = max(vmax, pot_vmax[s ^ low])
+        rest ^= low
+        size += 1
+    pot[s] = acc / size
+    pot_vmax[s] = vmax
+    pot_stamp[s] = t_eval
+    return size
 
 
 @njit(cache=True, inline="always")

@@ -414,6 +414,21 @@ def _top1_share(metric: str) -> Any:
     return render
 
 
+def _table1(trace: str, rule: str, what: str, width: str | None = None) -> Any:
+    """A figure of ``jsspp05_table1.csv``: ``more`` = the rule's jobs in `width` minus the paper's, ``l1`` = its
+    distance to the paper's mix, ``window`` = the jobs it covers (``7,506–12,505``)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_table1.csv").set_index(["trace", "rule"])
+        row = frame.loc[(trace, rule)]
+        if what == "more":
+            return f"{int(row[width]) - int(frame.loc[(trace, 'paper (Table 1)'), width]):,}"
+        if what == "l1":
+            return f"{int(row['l1']):,}"
+        first = int(row["first_job"])
+        return f"{first + 1:,}–{first + 5000:,}"  # the windows of 5,000 jobs
+    return render
+
+
 CTC_PAPER_JOBS_338, CTC_PAPER_JOBS_430 = CTC_VARIANTS[2][0], CTC_VARIANTS[3][0]
 FULL = ("CTC-SP2",), ("SDSC-BLUE",), ("SDSC-SP2",)
 VALUES = {
@@ -438,6 +453,10 @@ VALUES = {
     "jsspp05-ctc-size-re": _ctc_change(CTC_VARIANTS[1][0], CTC_VARIANTS[0][0], "re", how="grows"),
     "jsspp05-ctc-paper-quieter": _ctc_change(CTC_VARIANTS[0][0], CTC_PAPER_JOBS_338, "fst_strict", how="times"),
     "jsspp05-ctc-wide": _ctc_wide,
+    "jsspp05-table1-ctc-wide": _table1("CTC-SP2", "first 5,000, cleaned", "more", ">128"),
+    "jsspp05-table1-ctc-65": _table1("CTC-SP2", "first 5,000, cleaned", "more", "65-128"),
+    "jsspp05-table1-blue-closest": _table1("SDSC-BLUE", "closest window of 5,000, cleaned", "l1"),
+    "jsspp05-table1-blue-raw-window": _table1("SDSC-BLUE", "closest window of 5,000, raw log", "window"),
     "jsspp05-rho-strict-ctc": _rho("CTC-SP2", "fst_strict"),
     "jsspp05-rho-strict-blue": _rho("SDSC-BLUE", "fst_strict"),
     "jsspp05-rho-relaxed-ctc-low": _rho("CTC-SP2", "fst_relaxed", low_only=True),

@@ -384,7 +384,40 @@ def _worst_local(data: Path) -> str:
     return fmt(float(frame.loc["worst local score", "value"]), 1)
 
 
+def _local_variant(variant: str, orgs: int | None = None, *, column: str = "local", percent: bool = False) -> Any:
+    """A variant of the local-gap table (``tpds11_variants_local.csv``): its mean `column` at N = `orgs` (None:
+    every N), as a percentage with `percent`."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_variants_local.csv")
+        part = frame[(frame["variant"] == variant) & ((frame["orgs"] == orgs) if orgs is not None else True)]
+        value = float(part[column].mean())
+        return fmt(100 * value, 0) if percent else fmt(value, 2)
+    return render
+
+
+def _m_p(dist: str, algorithm: str, *, how: str = "min", pair: tuple[int, int] | None = None) -> Any:
+    """§7.2.5's p-values (``tpds11_m_influence.csv``): the least / greatest over both pairs of m, or one pair's."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_m_influence.csv")
+        part = frame[(frame["algorithm"] == algorithm) & ((frame["dist"] == dist) if dist != "any" else True)]
+        if pair is not None:
+            part = part[(part["m_a"] == pair[0]) & (part["m_b"] == pair[1])]
+        values = part["p_value"]
+        return fmt(float(values.min() if how == "min" else values.max()), 3 if how == "max" else 2)
+    return render
+
+
+ZIPF_13 = "Zipf exponent s = 1.3"
 VALUES = {
+    "tpds11-m-ilba-min-p": _m_p("any", "mocca+ilba"),
+    "tpds11-m-both-mocca-p": _m_p("both", "mocca-exp", how="max", pair=(128, 512)),
+    "tpds11-local-lb-pmax": _local_variant("ours: HF, i.i.d. Zipf owners", column="lb_is_pmax", percent=True),
+    "tpds11-local-half-n10": _local_variant("q uniform in 1..m/2", 10),
+    "tpds11-local-half-n20": _local_variant("q uniform in 1..m/2", 20),
+    "tpds11-local-zipf-n10": _local_variant(ZIPF_13, 10),
+    "tpds11-local-zipf-n20": _local_variant(ZIPF_13, 20),
+    "tpds11-local-zipf-n2": _local_variant(ZIPF_13, 2),
+    "tpds11-local-zipf-n5": _local_variant(ZIPF_13, 5),
     "tpds11-local-uni-n10": _row("uni", "local", orgs="10", jobs="50-500"),
     "tpds11-local-uni-n20": _row("uni", "local", orgs="20", jobs="50-500"),
     "tpds11-mocca-uni": _row("uni", "mocca-exp"),

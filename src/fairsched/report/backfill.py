@@ -37,7 +37,6 @@ from rich.table import Table
 import fairsched
 from fairsched.backfill.experiment import BackfillReport, TraceUnfairness
 from fairsched.errors import InvariantError
-from fairsched.replicate.jsspp05 import WIDTH_LOADS, ReplicationResult
 from fairsched.report.batsim import jobs_frame, safe_workload_name
 from fairsched.report.export import DPI, write_csv, write_json, write_png
 from fairsched.report.processors import ProcessorAssignment, assign_processors
@@ -47,6 +46,8 @@ from fairsched.workload.swf import write_swf
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from fairsched.replicate.jsspp05 import ReplicationResult  # imports the sweep layer: not for `backfill`
 
 SCHEDULE_CSV_COLUMNS = ("job", "submit", "start", "end", "procs")
 # Matplotlib draws ~100k rectangles in a few seconds; beyond that the chart is unreadable anyway, so only the
@@ -383,6 +384,8 @@ def width_figure(result: ReplicationResult, metric: str) -> Figure:
     One panel per trace and load; one bar per reservation depth, for the FCFS order as in the paper (all orders
     are in ``rows.csv``).
     """
+    from fairsched.replicate.jsspp05 import WIDTH_LOADS
+
     config = result.config
     loads = [load for load in config.loads if load in WIDTH_LOADS] or [max(config.loads)]
     order = "fcfs" if "fcfs" in config.orders else config.orders[0]

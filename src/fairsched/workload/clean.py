@@ -23,13 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from fairsched.errors import ConfigError
-from fairsched.workload.model import Workload
+from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.schema import MISSING, PROCESSORS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CANCELLED = 5  # SWF field 11: status 5 = cancelled
 
@@ -100,18 +103,18 @@ class CleanReport:
         return out
 
 
-def drop_reasons(workload: Workload, *, max_processors: int | None = None) -> tuple[np.ndarray, int | None]:
+def drop_reasons(workload: Workload | WorkloadColumns, *,
+                 max_processors: int | None = None) -> tuple[np.ndarray, int | None]:
     """Index into ``list(CLEAN_RULES)`` of the first rule each job matches (-1 = kept), and the machine size used.
 
     The shared core of `clean` and of `fairsched.workload.info.trace_info`'s preview; O(n · rules), vectorized.
     """
     limit = _machine_size(workload, max_processors)
-    jobs = workload.jobs
-    cols = _Columns(status=jobs["status"].to_numpy(dtype=np.int64),
-                    run_time=jobs["run_time"].to_numpy(dtype=np.float64),
-                    processors=jobs[PROCESSORS].to_numpy(dtype=np.int64),
+    cols = _Columns(status=workload.column("status").astype(np.int64, copy=False),
+                    run_time=workload.column("run_time").astype(np.float64, copy=False),
+                    processors=workload.column(PROCESSORS).astype(np.int64, copy=False),
                     max_processors=limit)
-    reason = np.full(len(jobs), -1, dtype=np.int64)
+    reason = np.full(workload.n_jobs, -1, dtype=np.int64)
     for index, predicate in enumerate(CLEAN_RULES.values()):
         reason[(reason == -1) & predicate(cols)] = index
     return reason, limit
@@ -138,16 +141,25 @@ def clean(workload: Workload, *, max_processors: int | None = None) -> tuple[Wor
     ([10.0], 1, 1)
     """
     reason, limit = drop_reasons(workload, max_processors=max_processors)
-    counts = np.bincount(reason[reason >= 0], minlength=len(CLEAN_RULES))
+    report = _report(reason, limit)
     keep = reason == -1
-    report = CleanReport(kept=int(keep.sum()), dropped={name: int(n) for name, n in zip(CLEAN_RULES, counts,
-                                                                                          strict=True)},
-                         max_processors=limit)
     kept_jobs: pd.DataFrame = workload.jobs.loc[keep].reset_index(drop=True)
     return workload.with_jobs(kept_jobs), report
 
 
-def _machine_size(workload: Workload, max_processors: int | None) -> int | None:
+def clean_report(workload: Workload | WorkloadColumns, *, max_processors: int | None = None) -> CleanReport:
+    """The `CleanReport` that `clean` would give, without building the cleaned table (``trace info``'s preview)."""
+    return _report(*drop_reasons(workload, max_processors=max_processors))
+
+
+def _report(reason: np.ndarray, limit: int | None) -> CleanReport:
+    counts = np.bincount(reason[reason >= 0], minlength=len(CLEAN_RULES))
+    return CleanReport(kept=int(np.count_nonzero(reason == -1)),
+                       dropped={name: int(n) for name, n in zip(CLEAN_RULES, counts, strict=True)},
+                       max_processors=limit)
+
+
+def _machine_size(workload: Workload | WorkloadColumns, max_processors: int | None) -> int | None:
     if max_processors is None:
         header = workload.header_int("MaxProcs")
         # A header MaxProcs of -1 or 0 means "unknown" in some archive files: then there is no limit.

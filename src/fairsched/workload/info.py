@@ -8,14 +8,18 @@ fill in or skip, and what `fairsched.workload.clean.clean` would drop.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from fairsched.errors import ConfigError
-from fairsched.workload.clean import clean
-from fairsched.workload.model import Workload
+from fairsched.workload.clean import clean_report
+from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.schema import MISSING, PROCESSORS
 from fairsched.workload.transform import offered_load, sequential_count
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SECONDS_PER_DAY = 86_400.0
 
@@ -34,12 +38,13 @@ DISTINCT_COLUMNS: dict[str, str] = {
 }
 
 
-def trace_info(workload: Workload, *, n_processors: int | None = None) -> dict[str, object]:
+def trace_info(workload: Workload | WorkloadColumns, *, n_processors: int | None = None) -> dict[str, object]:
     """Summary of `workload` as plain ints, floats, strings, lists and dicts (``json.dumps`` works as is).
 
     Parameters
     ----------
-    workload : a workload as read (before cleaning: the preview says what cleaning would drop).
+    workload : a workload as read (before cleaning: the preview says what cleaning would drop); a
+        `WorkloadColumns` (`fairsched.workload.swf.read_swf_columns`) gives the same summary without pandas.
     n_processors : machine size for the offered load; default the header's ``MaxProcs``, else the widest job.
 
     Returns
@@ -61,13 +66,12 @@ def trace_info(workload: Workload, *, n_processors: int | None = None) -> dict[s
     >>> info["status"], info["clean_preview"]["dropped"]["cancelled before start"]
     ({'completed (1)': 1, 'cancelled (5)': 1}, 1)
     """
-    jobs = workload.jobs
-    submit = jobs["submit_time"].to_numpy(dtype=np.float64)
+    submit = workload.column("submit_time").astype(np.float64, copy=False)
     first, last = (float(submit.min()), float(submit.max())) if submit.size else (None, None)
     span = 0.0 if first is None else last - first
     info: dict[str, object] = {
         "source": workload.source,
-        "jobs": len(jobs),
+        "jobs": workload.n_jobs,
         "sequential_jobs": sequential_count(workload),
         "first_submit": first,
         "last_submit": last,
@@ -75,25 +79,25 @@ def trace_info(workload: Workload, *, n_processors: int | None = None) -> dict[s
         "span_days": span / SECONDS_PER_DAY,
         "processors": _processors(workload),
     }
-    info.update({name: _n_distinct(jobs, column) for name, column in DISTINCT_COLUMNS.items()})
-    info["status"] = _status_counts(jobs["status"].to_numpy(dtype=np.int64))
+    info.update({name: _n_distinct(workload, column) for name, column in DISTINCT_COLUMNS.items()})
+    info["status"] = _status_counts(workload.column("status").astype(np.int64, copy=False))
     info["offered_load"] = _load(workload, n_processors)
     info["read_report"] = _read_report(workload)
-    info["clean_preview"] = clean(workload)[1].as_dict()
+    info["clean_preview"] = clean_report(workload).as_dict()
     info["header"] = _header(workload)
     return info
 
 
-def _processors(workload: Workload) -> dict[str, int | None]:
-    used = workload.jobs[PROCESSORS].to_numpy(dtype=np.int64)
+def _processors(workload: Workload | WorkloadColumns) -> dict[str, int | None]:
+    used = workload.column(PROCESSORS).astype(np.int64, copy=False)
     return {"header_max_procs": workload.header_int("MaxProcs"), "header_max_nodes": workload.header_int("MaxNodes"),
             "max_used": int(used.max()) if used.size else None}
 
 
-def _n_distinct(jobs: pd.DataFrame, column: str) -> int:
-    if column not in jobs:
+def _n_distinct(workload: Workload | WorkloadColumns, column: str) -> int:
+    if not workload.has_column(column):
         return 0
-    values = jobs[column].to_numpy()
+    values = workload.column(column)
     return int(np.unique(values[values != MISSING]).size)
 
 
@@ -103,10 +107,10 @@ def _status_counts(status: np.ndarray) -> dict[str, int]:
     return {f"{STATUS_NAMES.get(int(codes[i]), 'other')} ({int(codes[i])})": int(counts[i]) for i in order}
 
 
-def _load(workload: Workload, n_processors: int | None) -> dict[str, object]:
+def _load(workload: Workload | WorkloadColumns, n_processors: int | None) -> dict[str, object]:
     """Offered load on the machine size asked for, else the header's, else the widest job (and which was used)."""
     header = workload.header_int("MaxProcs")
-    used = workload.jobs[PROCESSORS].to_numpy(dtype=np.int64)
+    used = workload.column(PROCESSORS).astype(np.int64, copy=False)
     if n_processors is not None:
         if isinstance(n_processors, bool) or not isinstance(n_processors, int | np.integer) or n_processors < 1:
             raise ConfigError(f"n_processors={n_processors!r}: expected a positive integer (the machine size)")
@@ -122,13 +126,13 @@ def _load(workload: Workload, n_processors: int | None) -> dict[str, object]:
     return {"value": value, "n_processors": m, "basis": basis}
 
 
-def _read_report(workload: Workload) -> dict[str, object]:
+def _read_report(workload: Workload | WorkloadColumns) -> dict[str, object]:
     report = workload.read_report
     return {"records": report.n_records, "fallbacks": dict(report.fallbacks), "skipped": dict(report.skipped),
             "first_problems": list(report.first_problems)}
 
 
-def _header(workload: Workload) -> dict[str, str]:
+def _header(workload: Workload | WorkloadColumns) -> dict[str, str]:
     out = {}
     for key in HEADER_KEYS:
         values = [v.strip() for k, v in workload.header if k.lower() == key.lower()]
@@ -140,6 +144,8 @@ def _header(workload: Workload) -> dict[str, str]:
 def recorded_waits(workload: Workload) -> pd.DataFrame:
     """The jobs whose trace records a wait and a run time (both >= 0, run > 0) and processors >= 1:
     ``submit, wait, run, procs`` in trace order, for the waits-by-width figure of ``trace info --out``."""
+    import pandas as pd  # here: `trace info` without --out never imports pandas
+
     jobs = workload.jobs
     wait = jobs["wait_time"].to_numpy(dtype=np.float64)
     run = jobs["run_time"].to_numpy(dtype=np.float64)
@@ -158,6 +164,8 @@ def arrivals(submit: np.ndarray, work: np.ndarray, *, bin_seconds: float = SECON
     >>> arrivals(np.array([0.0, 10.0, 2 * 86400.0]), np.array([5.0, 1.0, 2.0])).to_numpy().tolist()
     [[0.0, 2.0, 6.0], [1.0, 0.0, 0.0], [2.0, 1.0, 2.0]]
     """
+    import pandas as pd
+
     submit = np.asarray(submit, dtype=np.float64)
     if submit.size == 0:
         return pd.DataFrame({"day": [], "jobs": [], "work": []})

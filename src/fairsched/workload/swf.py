@@ -67,6 +67,12 @@ SWF files actually contain (at most 15 digits, so ``mantissa / 10**k`` is correc
 exponent, a ``+``, a wrong field count, garbage) goes to `_parse_record`, the slow per-field reference parser that
 decides and names the exact problem. RICC-2010-2 (447,794 records) reads in 0.6-0.9 s, of which about
 0.35 s is gunzip (``benchmarks/bench_read_swf.py``, best of 3, on a loaded 2-core machine).
+
+`read_swf_columns` swaps the kernel for its numpy twin (`fairsched.workload._swf_scan`: the same line kinds and
+the same float64 values, several times slower per byte) and returns numpy columns instead of a DataFrame, so that
+neither numba nor pandas is imported: importing them costs more than scanning LPC-EGEE, which is why
+``fairsched trace info`` uses it. Everything after the scan (the reference parser, the errors, the derived columns)
+is shared, so both readers give the same jobs and the same errors (tests/test_swf_columns.py).
 """
 
 from __future__ import annotations
@@ -75,19 +81,18 @@ import gzip
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
-from numba import njit
 
 from fairsched._io import atomic_write
 from fairsched.errors import ConfigError, InputError
-from fairsched.workload.model import ReadReport, Workload
+from fairsched.workload._swf_scan import _COMMENT, _DATA, _SUSPECT, ChunkScan
+from fairsched.workload.model import ReadReport, Workload, WorkloadColumns
 from fairsched.workload.schema import (
     MISSING,
     N_SWF_FIELDS,
@@ -97,6 +102,9 @@ from fairsched.workload.schema import (
     SWF_FLOAT_FIELDS,
 )
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = [
     "FALLBACK_ESTIMATE_MISSING",
     "FALLBACK_ESTIMATE_RUN_TIME",
@@ -105,6 +113,7 @@ __all__ = [
     "FALLBACK_PROCESSORS_REQUESTED",
     "SKIP_REASONS",
     "read_swf",
+    "read_swf_columns",
     "write_swf",
 ]
 
@@ -138,10 +147,6 @@ _HEADER = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)[ \t]*:(?=\s|$)(.*)", re.DOTALL)
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _FIX = "Fix the line, or pass --skip-bad-records (skip_bad_records=True) to drop such lines and count them."
 
-# Line kinds written by the scanning kernel.
-_DATA, _COMMENT, _BLANK, _SUSPECT, _BAD = 0, 1, 2, 3, 4
-_MAX_KERNEL_DIGITS = 15  # 10**15 < 2**53: mantissa and power of ten are exact, so one division rounds correctly
-_POW10 = 10.0 ** np.arange(_MAX_KERNEL_DIGITS + 1)
 
 
 # ----------------------------------------------------------------------------------------------------------- reading
@@ -185,12 +190,39 @@ def read_swf(path: str | Path, *, skip_bad_records: bool = False) -> Workload:
     >>> w.read_report.fallbacks
     {'runtime_estimate from run_time (requested_time = -1)': 3}
     """
-    reader = _Reader(path=str(path), skip_bad_records=skip_bad_records)
+    from fairsched.workload._swf_kernels import scan_chunk  # numba: only readers into pandas pay for importing it
+
+    return _read(path, skip_bad_records, scan_chunk).to_workload()
+
+
+def read_swf_columns(path: str | Path, *, skip_bad_records: bool = False) -> WorkloadColumns:
+    """Read an SWF file like `read_swf`, into numpy columns: the same jobs, header, report and errors, but neither
+    pandas nor numba is imported (``fairsched trace info`` starts in a fraction of the time).
+
+    The lines are scanned by the numpy twin of the compiled scanner (`fairsched.workload._swf_scan`), a few
+    times slower per byte but with nothing to import; lines it does not vouch for go to the same reference parser.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "one.swf"
+    >>> _ = p.write_text("1 0 0 5 2 -1 -1 -1 -1 -1 1 1 1 -1 1 -1 -1 -1\\n")
+    >>> w = read_swf_columns(p)
+    >>> w.n_jobs, w.column("processors").tolist(), w.column("runtime_estimate").tolist()
+    (1, [2], [5.0])
+    """
+    from fairsched.workload._swf_scan import scan_chunk
+
+    return _read(path, skip_bad_records, scan_chunk)
+
+
+def _read(path: str | Path, skip_bad_records: bool, scan: Callable[[bytes], ChunkScan]) -> WorkloadColumns:
+    reader = _Reader(path=str(path), skip_bad_records=skip_bad_records, scan=scan)
     with _open_binary(path) as stream:
         first_line = 1
         for chunk in _iter_chunks(stream, str(path)):
             first_line += reader.read_chunk(chunk, first_line)
-    return reader.workload()
+    return reader.columns()
 
 
 @contextmanager
@@ -242,6 +274,7 @@ class _Reader:
 
     path: str
     skip_bad_records: bool
+    scan: Callable[[bytes], ChunkScan]
     header: list[tuple[str, str]] = field(default_factory=list)
     parts: list[np.ndarray] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
@@ -250,18 +283,12 @@ class _Reader:
 
     def read_chunk(self, chunk: bytes, first_line: int) -> int:
         """Parse one chunk whose first line has number `first_line`; returns its number of lines."""
-        bound = chunk.count(b"\n") + 1
-        kinds = np.empty(bound, dtype=np.int8)
-        starts = np.empty(bound, dtype=np.int64)
-        ends = np.empty(bound, dtype=np.int64)
-        # one row per field (column-major), so that each column of the final table is contiguous
-        values = np.empty((N_SWF_FIELDS, _max_data_lines(len(chunk)) + 1), dtype=np.float64)
-        n_lines, n_data = _scan_chunk(np.frombuffer(chunk, dtype=np.uint8), values, kinds, starts, ends)
-        kinds = kinds[:n_lines]
-        data_lines = np.flatnonzero(kinds == _DATA)  # the lines of values[:, :n_data], in order
-        doubtful = _doubtful_records(values[:, :n_data])
+        scan = self.scan(chunk)
+        kinds, starts, ends = scan.kinds.copy(), scan.starts, scan.ends
+        data_lines = np.flatnonzero(kinds == _DATA)  # the lines of scan.values, in order
+        doubtful = _doubtful_records(scan.values)
         kinds[data_lines[doubtful]] = _SUSPECT
-        lines, records = [data_lines[~doubtful]], [values[:, :n_data][:, ~doubtful]]
+        lines, records = [data_lines[~doubtful]], [scan.values[:, ~doubtful]]
         for i in np.flatnonzero(kinds == _COMMENT).tolist():
             self._comment(chunk[starts[i]:ends[i]])
         for i in np.flatnonzero(kinds == _SUSPECT).tolist():
@@ -277,7 +304,7 @@ class _Reader:
             self.parts.append(np.concatenate(records, axis=1)[:, np.argsort(np.concatenate(lines), kind="stable")])
         else:
             self.parts.append(records[0])
-        return n_lines
+        return kinds.size
 
     def _comment(self, line: bytes) -> None:
         text = line.decode("utf-8", errors="replace").strip()[1:].strip()
@@ -295,95 +322,12 @@ class _Reader:
             message = f"{problem.detail}; line dropped ({count} '{problem.reason}' so far)"
             self.problems.append(str(InputError(message, path=self.path, line=line, field=problem.field)))
 
-    def workload(self) -> Workload:
+    def columns(self) -> WorkloadColumns:
         values = np.concatenate(self.parts, axis=1) if self.parts else np.empty((N_SWF_FIELDS, 0))
-        jobs, fallbacks = _jobs_frame(values)
+        columns, fallbacks = _job_columns(values)
         report = ReadReport(n_records=self.n_records, skipped=dict(self.skipped), fallbacks=fallbacks,
                             first_problems=tuple(self.problems))
-        return Workload(jobs=jobs, header=tuple(self.header), source=self.path, read_report=report)
-
-
-@njit(cache=True)
-def _is_space(c: int) -> bool:
-    """ASCII whitespace other than the line feed, as bytes.split() sees it: space, \\t, \\v, \\f, \\r."""
-    return c == 32 or (9 <= c <= 13 and c != 10)
-
-
-@njit(cache=True)
-def _scan_line(buf: np.ndarray, start: int, end: int, values: np.ndarray, record: int) -> int:
-    """Kind of line ``buf[start:end]``; for `_DATA`, its 18 values are in ``values[:, record]``.
-
-    Accepts only fields ``-?digits[.digits]`` (or ``-?.digits``) with at most `_MAX_KERNEL_DIGITS` digits, whose
-    value ``mantissa / 10**k`` equals Python's correctly rounded ``float``; anything else is `_SUSPECT`, for
-    `_parse_record` to decide.
-    """
-    j = start
-    n_fields = 0
-    while True:
-        while j < end and _is_space(buf[j]):
-            j += 1
-        if j >= end:
-            break
-        if n_fields == 0 and buf[j] == 59:  # ';'
-            return _COMMENT
-        if n_fields == N_SWF_FIELDS:
-            return _SUSPECT
-        negative = buf[j] == 45  # '-'
-        if negative:
-            j += 1
-        mantissa, n_digits, n_decimals, seen_dot = 0, 0, 0, False
-        while j < end and not _is_space(buf[j]):
-            c = buf[j]
-            if 48 <= c <= 57 and n_digits < _MAX_KERNEL_DIGITS:
-                mantissa = mantissa * 10 + (c - 48)
-                n_digits += 1
-                if seen_dot:
-                    n_decimals += 1
-            elif c == 46 and not seen_dot:  # '.'
-                seen_dot = True
-            else:
-                return _SUSPECT
-            j += 1
-        if n_digits == 0:
-            return _SUSPECT
-        value = mantissa / _POW10[n_decimals]
-        values[n_fields, record] = -value if negative else value
-        n_fields += 1
-    if n_fields == 0:
-        return _BLANK
-    return _DATA if n_fields == N_SWF_FIELDS else _SUSPECT
-
-
-@njit(cache=True)
-def _scan_chunk(buf: np.ndarray, values: np.ndarray, kinds: np.ndarray, starts: np.ndarray,
-                ends: np.ndarray) -> tuple[int, int]:
-    """Split `buf` at line feeds: each line's kind and byte span; the values of the `_DATA` lines, in order.
-
-    Returns ``(n_lines, n_data)``. `values` has one row per field and needs ``_max_data_lines(buf.size) + 1``
-    columns (the last one is scratch space for a line that turns out not to be data); `kinds`, `starts` and `ends`
-    one entry per line.
-    """
-    n = buf.size
-    line = 0
-    n_data = 0
-    i = 0
-    while i < n:
-        end = i
-        while end < n and buf[end] != 10:
-            end += 1
-        starts[line] = i
-        ends[line] = end
-        kinds[line] = _scan_line(buf, i, end, values, n_data)
-        if kinds[line] == _DATA:
-            n_data += 1
-        line += 1
-        i = end + 1
-    return line, n_data
-
-
-def _max_data_lines(n_bytes: int) -> int:
-    """At most this many 18-field lines fit in `n_bytes` (>= 35 bytes and a line feed each)."""
-    return (n_bytes + 1) // (2 * N_SWF_FIELDS)
+        return WorkloadColumns(columns=columns, header=tuple(self.header), source=self.path, read_report=report)
 
 
 def _doubtful_records(values: np.ndarray) -> np.ndarray:
@@ -440,9 +384,9 @@ def _clip(token: bytes | str, limit: int = 40) -> str:
     return repr(token if len(token) <= limit else token[:limit]) + ("..." if len(token) > limit else "")
 
 
-def _jobs_frame(values: np.ndarray) -> tuple[pd.DataFrame, dict[str, int]]:
-    """The jobs table from one row of `values` per field, sorted by submit time, with the derived columns; and the
-    fallback counts."""
+def _job_columns(values: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    """The jobs' columns from one row of `values` per field, sorted by submit time, with the derived columns;
+    and the fallback counts."""
     submit = values[_SUBMIT]
     fallbacks = {FALLBACK_OUT_OF_ORDER: int(np.count_nonzero(submit < np.maximum.accumulate(submit)))}
     if fallbacks[FALLBACK_OUT_OF_ORDER]:
@@ -466,8 +410,7 @@ def _jobs_frame(values: np.ndarray) -> tuple[pd.DataFrame, dict[str, int]]:
         FALLBACK_ESTIMATE_RUN_TIME: int(np.count_nonzero(use_run_time)),
         FALLBACK_ESTIMATE_MISSING: int(np.count_nonzero(no_estimate)),
     }
-    # copy=False: the columns are fresh contiguous arrays, so pandas need not copy them into one 2-D block
-    return pd.DataFrame(columns, copy=False), {key: n for key, n in fallbacks.items() if n}
+    return columns, {key: n for key, n in fallbacks.items() if n}
 
 
 # ----------------------------------------------------------------------------------------------------------- writing

@@ -30,14 +30,16 @@ G. Sabin, P. Sadayappan, "Unfairness metrics for space-sharing parallel job sche
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import pandas as pd
 
 from fairsched.errors import ConfigError
-from fairsched.workload.model import Workload
+from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.schema import MISSING, PROCESSORS, RUNTIME_ESTIMATE
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Columns holding durations that runtime expansion scales (JSSPP'05 §4 scales the runtime and the estimate).
 RUNTIME_COLUMNS: tuple[str, ...] = ("run_time", "requested_time", RUNTIME_ESTIMATE)
@@ -125,7 +127,7 @@ def expand_runtimes(workload: Workload, factor: float) -> Workload:
     return _derived(workload, jobs, f"runtimes x{factor:g}")
 
 
-def offered_load(workload: Workload, n_processors: int) -> float:
+def offered_load(workload: Workload | WorkloadColumns, n_processors: int) -> float:
     """Offered load L = Σ r_i·q_i / (m · S), S = max_i (s_i + r_i) − min_i s_i, over runnable jobs (module doc).
 
     L = 1 means the work would keep all m processors busy for the whole span. O(n).
@@ -207,27 +209,26 @@ def _arrival_factor(workload: Workload, target: float, n_processors: int) -> flo
     return float(np.min((wanted_span - run[spread]) / delay[spread]))
 
 
-def sequential_count(workload: Workload) -> int:
+def sequential_count(workload: Workload | WorkloadColumns) -> int:
     """Σ q_i over jobs with q_i ≥ 1: the sequential jobs once each parallel job becomes q_i copies (SPAA'13 §6.2).
 
     >>> import pandas as pd
     >>> sequential_count(Workload(jobs=pd.DataFrame({"processors": [1, 4, -1]})))
     5
     """
-    processors = workload.jobs[PROCESSORS].to_numpy(dtype=np.int64)
+    processors = workload.column(PROCESSORS).astype(np.int64, copy=False)
     return int(processors[processors > 0].sum())
 
 
-def _runnable(workload: Workload) -> tuple[np.ndarray, np.ndarray, float]:
+def _runnable(workload: Workload | WorkloadColumns) -> tuple[np.ndarray, np.ndarray, float]:
     """(d_i, r_i, W) over runnable jobs (r_i > 0, q_i > 0); ConfigError if there are none."""
-    jobs = workload.jobs
-    run = jobs["run_time"].to_numpy(dtype=np.float64)
-    processors = jobs[PROCESSORS].to_numpy(dtype=np.float64)
+    run = workload.column("run_time").astype(np.float64, copy=False)
+    processors = workload.column(PROCESSORS).astype(np.float64)
     ok = (run > 0) & (processors > 0)
     if not ok.any():
         raise ConfigError(f"offered load of {workload.source or 'the workload'} is undefined: no job has a "
                           "positive run time and processor count")
-    submit = jobs["submit_time"].to_numpy(dtype=np.float64)[ok]
+    submit = workload.column("submit_time").astype(np.float64, copy=False)[ok]
     return submit - submit.min(), run[ok], float(np.dot(run[ok], processors[ok]))
 
 
