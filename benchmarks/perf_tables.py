@@ -267,6 +267,30 @@ def openshop_online(data_dir: Path) -> str:
             f"{sci(delays['fifo'])} s for FIFO (δ₀ = {online['delta0_s']:,.0f} s).\n")
 
 
+def online(data_dir: Path) -> str:
+    """The online engine on whole traces (`bench_online.py`): one row per trace, CPU (wall) per policy."""
+    record = load(data_dir, "online")
+    cases = [c for c in record["result"]["results"] if "policies" in c]
+    policies = list(cases[0]["policies"]) if cases else []
+    rows = [(c["trace"], f"{c['sequential_jobs']:,}", f"{c['machines']:,}", f"{fmt(c['prepare_s'], 1)} s",
+             *(seconds(c["policies"][p]["seconds"], c["policies"][p].get("cpu_s"), 1) for p in policies),
+             f"{max(v['peak_rss_mb'] for v in c['policies'].values()):,} MB") for c in cases]
+    return markdown_table(("trace", "sequential jobs", "machines", "prepare (wall)",
+                           *(f"{p}: CPU (wall)" for p in policies), "peak memory"), rows) + measured(record)
+
+
+def audit(data_dir: Path) -> str:
+    """`fairsched audit` of the whole LPC-EGEE log (`bench_audit.py`): one row per number of organizations."""
+    record = load(data_dir, "audit")
+    results = record["result"].get("results", [])
+    steps = sorted({name for r in results for name in r["steps"]}, key=lambda n: [*results[0]["steps"], n].index(n))
+    rows = [(str(r["orgs"]), f"{r['coalitions']:,}", f"{fmt(r['seconds'], 1)} s",
+             *(f"{fmt(r['steps'].get(name, 0.0), 1)} s" for name in steps), f"{r['peak_rss_mb']:,} MB")
+            for r in results]
+    return markdown_table(("K", "coalitions simulated", "total (wall)", *(f"{name} (wall)" for name in steps),
+                           "peak memory"), rows) + measured(record)
+
+
 def ref(data_dir: Path) -> str:
     """REF and RAND on LPC-EGEE (`bench_ref.py`): one row per case; CPU when the script reports it."""
     record = load(data_dir, "ref")
@@ -291,6 +315,8 @@ def cli(data_dir: Path) -> str:
 
 TABLES: dict[str, Callable[[Path], str]] = {
     "perf-ref": ref,
+    "perf-online": online,
+    "perf-audit": audit,
     "perf-cli": cli,
     "perf-openshop-google": openshop_google,
     "perf-openshop-online": openshop_online,

@@ -152,6 +152,29 @@ class ReplicationResult:
     files: dict[str, Path] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class WindowsResult:
+    """The result of one sweep cell of windows (`fairsched.replicate.ppam13_cell`, `spaa13_cell`): one record per
+    (window, policy), in window order."""
+
+    config: Any
+    seed: int
+    records: list[dict[str, Any]]
+
+    def rows(self) -> pd.DataFrame:
+        """The config's columns, then each record's columns (window, policy, Δψ, p_tot, ...)."""
+        base = self.config.columns()
+        return pd.DataFrame.from_records([{**base, **record} for record in self.records])
+
+    def write(self, out_dir: str | Path) -> dict[str, Path]:
+        """The rows as ``windows.csv``."""
+        from fairsched.report.export import write_csv
+
+        path = Path(out_dir) / "windows.csv"
+        write_csv(self.rows(), path)
+        return {"windows.csv": path}
+
+
 def default_traces_dir() -> Path:
     """``$FAIRSCHED_TRACES``, else ``../shared/traces`` beside the project checkout (the tests' convention)."""
     env = os.environ.get("FAIRSCHED_TRACES")

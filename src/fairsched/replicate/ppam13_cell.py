@@ -16,11 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-import pandas as pd
-
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int
 from fairsched.replicate import ppam13
-from fairsched.replicate._online_windows import TRACES, load_traces, make_tasks, run_window, trace_file
+from fairsched.replicate._online_windows import (
+    TRACES,
+    WindowsResult,
+    load_traces,
+    make_tasks,
+    run_window,
+    trace_file,
+)
 from fairsched.scenario import DEFAULT_ZIPF_S
 
 __all__ = ["CellResult", "Config", "run"]
@@ -75,27 +80,7 @@ class Config(ExperimentConfig):
         return {key: value for key, value in super().columns().items() if key != "traces_dir"}
 
 
-@dataclass(frozen=True)
-class CellResult:
-    """One record per (window, policy), in window order."""
-
-    config: Config
-    seed: int
-    records: list[dict[str, Any]]
-
-    def rows(self) -> pd.DataFrame:
-        """The config's columns, then window_length, machines, orgs, policy, window, start, window_seed,
-        delta_psi, p_tot, ratio (Δψ/p_tot)."""
-        base = self.config.columns()
-        return pd.DataFrame.from_records([{**base, **record} for record in self.records])
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """The rows as ``windows.csv``."""
-        from fairsched.report.export import write_csv
-
-        path = Path(out_dir) / "windows.csv"
-        write_csv(self.rows(), path)
-        return {"windows.csv": path}
+CellResult = WindowsResult  # one record per (window, policy), in window order
 
 
 def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = None) -> CellResult:

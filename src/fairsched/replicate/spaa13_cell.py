@@ -21,8 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-import pandas as pd
-
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int, check_number
 from fairsched.errors import ConfigError
 from fairsched.replicate._online_windows import (
@@ -36,6 +34,7 @@ from fairsched.replicate._online_windows import (
     UTFAIRSHARE,
     Cell,
     PolicySpec,
+    WindowsResult,
     load_traces,
     make_tasks,
     run_window,
@@ -101,26 +100,7 @@ class Config(ExperimentConfig):
         return {key: value for key, value in super().columns().items() if key != "traces_dir"}
 
 
-@dataclass(frozen=True)
-class CellResult:
-    """One record per (window, policy), in window order (`WINDOW_COLUMNS`)."""
-
-    config: Config
-    seed: int
-    records: list[dict[str, Any]]
-
-    def rows(self) -> pd.DataFrame:
-        """The config's columns, then `WINDOW_COLUMNS` (``window_seed`` = the window's scenario and policy seed)."""
-        base = self.config.columns()
-        return pd.DataFrame.from_records([{**base, **record} for record in self.records])
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """The rows as ``windows.csv``."""
-        from fairsched.report.export import write_csv
-
-        path = Path(out_dir) / "windows.csv"
-        write_csv(self.rows(), path)
-        return {"windows.csv": path}
+CellResult = WindowsResult  # one record per (window, policy), in window order
 
 
 def cell_of(config: Config, windows: int) -> Cell:
