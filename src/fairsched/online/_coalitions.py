@@ -236,11 +236,13 @@ def simulate_coalitions(jobs: pd.DataFrame, machines_per_org: np.ndarray, coalit
     n_seq = job_arrays.seq_proc.size
     rules = _rules(coalitions, SELECT_RULES[select], -1 if horizon is None else int(horizon), check_efficiency,
                    record)
-    scratch = Scratch(np.zeros(1 << k), np.zeros(1 << k), np.full(1 << k, -1, dtype=np.int64),
-                      np.zeros(k + k * k + 1, dtype=np.int64), np.zeros(k), np.zeros(k), np.zeros(k, dtype=np.int64),
-                      np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.bool_),
-                      np.zeros(coalitions.masks.size, dtype=np.int64), np.zeros(coalitions.masks.size, dtype=np.int64),
-                      np.zeros(coalitions.masks.size, dtype=np.int64), np.zeros(2 * k + 3, dtype=np.int64))
+    n_coalitions = coalitions.masks.size
+    scratch = Scratch(pot=np.zeros(1 << k), pot_vmax=np.zeros(1 << k), pot_stamp=np.full(1 << k, -1, dtype=np.int64),
+                      pot_stack=np.zeros(k + k * k + 1, dtype=np.int64), phi=np.zeros(k), gain=np.zeros(k),
+                      take=np.zeros(k, dtype=np.int64), wait=np.zeros(k, dtype=np.int64),
+                      eligible=np.zeros(k, dtype=np.bool_), todo=np.zeros(n_coalitions, dtype=np.int64),
+                      stack=np.zeros(n_coalitions, dtype=np.int64), stack2=np.zeros(n_coalitions, dtype=np.int64),
+                      group_count=np.zeros(2 * k + 3, dtype=np.int64))
     n_rec = n_seq if record else 0
     out = Output(np.zeros(n_seq, dtype=np.int64), np.zeros(n_seq + 1, dtype=np.int64), np.zeros(n_seq, dtype=np.int64),
                  np.zeros(n_rec, dtype=np.int64), np.zeros((n_rec, k)), np.zeros((n_rec, coalitions.masks.size)))
