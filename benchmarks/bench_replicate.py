@@ -15,17 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from bench_cli import timed  # the same fresh-process (wall, CPU) measurement
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACES = ROOT.parent / "shared" / "traces"
-FAIRSCHED = Path(sys.executable).with_name("fairsched")
 GOOGLE = TRACES / "google-clusterdata-2011-2"
 CTC = TRACES / "CTC-SP2-1996-3.1-cln.swf.gz"
 
@@ -35,16 +32,6 @@ CASES: tuple[tuple[str, tuple[str, ...], Path | None], ...] = (
     ("tpds11 --quick", ("replicate", "tpds11", "--quick"), None),
     ("jsspp05 --quick", ("replicate", "jsspp05", "--quick"), CTC),
 )
-
-
-def timed(args: list[str]) -> tuple[float, float]:
-    """(wall, cpu) seconds of one run of ``fairsched ARGS``."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([str(FAIRSCHED), *args], check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:

@@ -304,13 +304,18 @@ def ref(data_dir: Path) -> str:
                            else "wall", "peak memory so far"), rows) + measured(record)
 
 
-def cli(data_dir: Path) -> str:
-    """Whole `fairsched` processes (`bench_cli.py`): best CPU and wall time per case, against pyss where known."""
-    record = load(data_dir, "cli")
-    rows = [(f"`{c['case']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
-             f"{c['pyss_s']:g} s" if c.get("pyss_s") else "", f"{c['vs_pyss_cpu']:g}×" if c.get("vs_pyss_cpu") else "")
-            for c in record["result"]["cases"] if "cpu_s" in c]
-    return markdown_table(("case", "CPU", "wall", "pyss", "pyss / ours (CPU)"), rows) + measured(record)
+def cli(data_dir: Path, name: str = "cli") -> str:
+    """Whole `fairsched` processes (`bench_cli.py`, or `bench_replicate.py` with ``name="replicate"``): best CPU
+    and wall time per case, against pyss where known."""
+    record = load(data_dir, name)
+    cases = [c for c in record["result"]["cases"] if "cpu_s" in c]
+    header, rows = ("case", "CPU", "wall"), [(f"`{c['case']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s")
+                                             for c in cases]
+    if any(c.get("pyss_s") for c in cases):
+        header += ("pyss", "pyss / ours (CPU)")
+        rows = [(*row, f"{c['pyss_s']:g} s" if c.get("pyss_s") else "",
+                 f"{c['vs_pyss_cpu']:g}×" if c.get("vs_pyss_cpu") else "") for row, c in zip(rows, cases, strict=True)]
+    return markdown_table(header, rows) + measured(record)
 
 
 TABLES: dict[str, Callable[[Path], str]] = {
@@ -318,6 +323,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "perf-online": online,
     "perf-audit": audit,
     "perf-cli": cli,
+    "perf-replicate": lambda data_dir: cli(data_dir, "replicate"),
     "perf-openshop-google": openshop_google,
     "perf-openshop-online": openshop_online,
     "perf-read-swf": read_swf,
