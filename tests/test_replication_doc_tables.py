@@ -1,4 +1,4 @@
-"""Every table and marked number of the networking20, jsspp05, tpds11 and spaa13 replication docs (and of
+"""Every table and marked number of the networking20, jsspp05, tpds11, spaa13 and ppam13 replication docs (and of
 docs/openshop.md) equals its rendering from docs/replication/data (`fairsched.replicate._doc_tables`), and the
 check notices a changed result file."""
 
@@ -16,7 +16,7 @@ from fairsched.replicate._networking20_ablations import verdict
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "replication" / "data"
 DOCS = ["replication/networking20.md", "replication/jsspp05.md", "replication/tpds11.md", "replication/spaa13.md",
-        "openshop.md"]
+        "replication/ppam13.md", "openshop.md"]
 
 
 @pytest.mark.parametrize("doc", DOCS)
@@ -58,3 +58,35 @@ def test_verdicts() -> None:
     assert verdict(1.7, 3.21, "lower") == "direction only"
     assert verdict(1.7, 0.37, "lower") == "no"
     assert verdict(1.0, 0.79, "same") == "no" and verdict(1.0, 1.05, "same") == "matches"
+
+
+def test_a_changed_variants_file_makes_ppam13_tables_and_claims_stale(tmp_path: Path) -> None:
+    """The ppam13 tables and the prose claims rendered from them follow the result files: FAIRSHARE made fairer
+    than DIRECTCONTR in Table 2 RICC under Zipf changes the 30-window table and every claim built on that cell."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    cells_csv = data / "ppam13_variants_30" / "ppam13_variants_cells.csv"
+    cells = pd.read_csv(cells_csv)
+    at = (cells["variant"] == "zipf") & (cells["table"] == "table2") & (cells["trace"] == "RICC")
+    cells.loc[at & (cells["policy"] == "FAIRSHARE"), "mean"] = 1000.0  # DIRECTCONTR: 2926
+    cells.to_csv(cells_csv, index=False)
+    text = (ROOT / "docs" / "replication" / "ppam13.md").read_text(encoding="utf-8")
+    stale = stale_blocks(text, data)
+    assert stale == ["ppam13-variants-30", "ppam13-main-zipf-dc-ahead", "ppam13-30-zipf-t2-ricc-within-2"]
+    fresh = render_blocks(text, data)
+    assert "| zipf | 10716 | 2521 | 2926 | 1000 | 5699 | 7816 | 19 / 10 |" in fresh
+    assert ("Zipf split DIRECTCONTR is fairer than FAIRSHARE\n<!-- value: ppam13-main-zipf-dc-ahead -->on Table 1 on "
+            "both traces and Table 2 LPC-EGEE<!-- /value -->") in fresh
+    assert stale_blocks(fresh, data) == []
+
+
+def test_a_stale_ppam13_block_is_replaced() -> None:
+    """A block or value whose body is out of date is rewritten in place, and nothing around it moves."""
+    text = (ROOT / "docs" / "replication" / "ppam13.md").read_text(encoding="utf-8")
+    broken = text.replace("<!-- value: ppam13-zipf-split-70 -->39/14/8/5/4<!-- /value -->",
+                          "<!-- value: ppam13-zipf-split-70 -->14/14/14/14/14<!-- /value -->")
+    broken = BLOCK.sub(lambda m: m.group(1) + "| stale |\n" + m.group(4) if m.group("name") == "ppam13-fig1"
+                       else m.group(0), broken)
+    assert broken != text
+    assert stale_blocks(broken, DATA) == ["ppam13-fig1", "ppam13-zipf-split-70"]
+    assert render_blocks(broken, DATA) == text

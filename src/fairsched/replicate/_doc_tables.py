@@ -50,10 +50,16 @@ def fmt(value: float, digits: int = 2) -> str:
 
 
 def _renderers(kind: str) -> dict[str, Renderer]:
-    from fairsched.replicate import _jsspp05_ablations, _networking20_ablations, _spaa13_doc, _tpds11_ablations
+    from fairsched.replicate import (
+        _jsspp05_ablations,
+        _networking20_ablations,
+        _ppam13_doc,
+        _spaa13_doc,
+        _tpds11_ablations,
+    )
 
     renderers: dict[str, Renderer] = {}
-    for module in (_networking20_ablations, _tpds11_ablations, _jsspp05_ablations, _spaa13_doc):
+    for module in (_networking20_ablations, _tpds11_ablations, _jsspp05_ablations, _spaa13_doc, _ppam13_doc):
         renderers.update(getattr(module, kind, {}))
     return renderers
 

@@ -30,7 +30,6 @@ paired comparison: the means are dominated by a few windows).
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -139,9 +138,8 @@ def run_variants(config: ppam13.PPAM13Config, variants: Sequence[Variant] = VARI
                  progress: ProgressCallback | None = None) -> VariantsResult:
     """Run PPAM'13 Tables 1–2 under every variant, on the windows `config` draws (module docstring).
 
-    Cost: one simulation per distinct (scenario set-up, policy, window); the default grid on ``quick`` (10
-    windows, both tables and traces) takes 8 min of CPU in one process (30 min wall on the loaded shared
-    machine; docs/replication/ppam13.md).
+    Cost: one simulation per distinct (scenario set-up, policy, window), REF's 2**k coalitions dominating; the
+    policy switches reuse their set-up's REF runs.
 
     Raises
     ------
@@ -340,98 +338,3 @@ def render(result: VariantsResult) -> str:
     return (f"PPAM'13 Tables 1–2 under each variant: mean Δψ/p_tot (s)\n{means.to_string(float_format='%.4g')}\n\n"
             f"conclusions (docs/replication/ppam13.md)\n{holds.to_string()}\n"
             f"{result.elapsed_s:.0f} s{files}")
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# The doc's tables, rendered from the result files (docs/replication/ppam13.md; tests/test_replication_docs.py)
-# ---------------------------------------------------------------------------------------------------------------
-
-def read_variants(directory: str | Path, prefix: str = "ppam13_variants") -> tuple[pd.DataFrame, ...]:
-    """(cells, conclusions, paired) as written by `write_variants` in `directory`."""
-    return tuple(pd.read_csv(Path(directory) / f"{prefix}_{name}.csv")
-                 for name in ("cells", "conclusions", "paired"))
-
-
-def markdown(cells: pd.DataFrame, conclusions: pd.DataFrame, paired: pd.DataFrame) -> str:
-    """Markdown tables: mean Δψ/p_tot per variant beside the paper's (one table per cell), then the conclusions."""
-    parts = []
-    for (table, trace), frame in cells.groupby(["table", "trace"], sort=False):
-        windows = int(frame["windows"].max())
-        parts.append(f"**{table}, {trace}** — mean Δψ/p_tot (s) over {windows} windows; last column: windows "
-                     "where DIRECTCONTR is fairer / less fair than FAIRSHARE\n")
-        parts.append("| variant | " + " | ".join(_ROLES) + " | DC vs FS |")
-        parts.append("|---|" + "---:|" * (len(_ROLES) + 1))
-        first = frame[frame["variant"] == frame["variant"].iloc[0]].set_index("policy")
-        parts.append(f"| {PAPER_VARIANT} | " + " | ".join(_number(first.loc[p, "paper_mean"]) for p in _ROLES)
-                     + " | |")
-        pairs = paired[(paired["table"] == table) & (paired["trace"] == trace)].set_index("variant")
-        for variant, rows in frame.groupby("variant", sort=False):
-            mean = rows.set_index("policy")["mean"]
-            duel = f"{pairs.loc[variant, 'dc_fairer']} / {pairs.loc[variant, 'fs_fairer']}" \
-                if variant in pairs.index else ""
-            parts.append(f"| {variant} | " + " | ".join(_number(mean[p]) for p in _ROLES) + f" | {duel} |")
-        parts.append("")
-    marks = conclusions.fillna("").assign(
-        cell=lambda f: (f["conclusion"] + " " + f["table"].str.replace("table", "T") + " " + f["trace"])
-        .str.replace(r"\s+", " ", regex=True).str.strip())
-    columns = list(dict.fromkeys(marks["cell"]))
-    paper = marks[marks["variant"] == PAPER_VARIANT].set_index("cell")["holds"]
-    parts.append("| variant | " + " | ".join(columns) + " | as the paper |")
-    parts.append("|---|" + "---|" * (len(columns) + 1))
-    for variant, rows in marks.groupby("variant", sort=False):
-        holds = rows.set_index("cell")["holds"]
-        same = sum(bool(holds.get(c)) == bool(paper.get(c)) for c in columns)
-        parts.append(f"| {variant} | " + " | ".join("✓" if holds.get(c) else "✗" for c in columns)
-                     + f" | {same}/{len(columns)} |")
-    return "\n".join(parts) + "\n"
-
-
-def _number(value: Any) -> str:
-    if value is None or (isinstance(value, float) and value != value):
-        return ""
-    value = float(value)
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
-
-
-_BLOCK = re.compile(r"(<!-- generated: (\w+) (\S+) -->\n)(.*?)(<!-- end generated -->)", re.DOTALL)
-
-
-def render_doc(text: str, root: str | Path) -> str:
-    """`text` with every ``<!-- generated: KIND DIR -->`` … ``<!-- end generated -->`` block re-rendered from the
-    result files in ``root/DIR``: KIND ``variants`` (`markdown`) or ``k`` (`k_markdown`, a ``*_table.csv``)."""
-    def block(match: re.Match[str]) -> str:
-        kind, directory = match.group(2), Path(root) / match.group(3)
-        if kind == "variants":
-            body = markdown(*read_variants(directory))
-        elif kind == "k":
-            body = k_markdown(pd.read_csv(next(directory.glob("*_table.csv"))))
-        else:
-            raise ConfigError(f"generated block of unknown kind {kind!r}; expected variants or k")
-        return match.group(1) + body + match.group(5)
-
-    return _BLOCK.sub(block, text)
-
-
-def update_doc(path: str | Path, root: str | Path | None = None) -> None:
-    """Re-render the generated blocks of the doc at `path` from ``root`` (default: ``data/`` beside it)."""
-    from fairsched._io import atomic_write  # writing is optional
-
-    path = Path(path)
-    text = render_doc(path.read_text(encoding="utf-8"), root if root is not None else path.parent / "data")
-    with atomic_write(path) as handle:
-        handle.write(text)
-
-
-def k_markdown(rows: pd.DataFrame) -> str:
-    """Mean Δψ/p_tot per number of organizations k (rows) and policy (columns), one table per split."""
-    parts = []
-    for split, frame in rows[rows["policy"] != "REF"].groupby("split", sort=False):
-        policies = list(dict.fromkeys(frame["policy"]))
-        parts.append(f"**{split} split** — mean Δψ/p_tot (s) over {int(frame['windows'].max())} windows\n")
-        parts.append("| k | " + " | ".join(policies) + " |")
-        parts.append("|---:|" + "---:|" * len(policies))
-        for k, by_k in frame.groupby("orgs", sort=True):
-            mean = by_k.set_index("policy")["mean"]
-            parts.append(f"| {k} | " + " | ".join(_number(mean[p]) for p in policies) + " |")
-        parts.append("")
-    return "\n".join(parts)

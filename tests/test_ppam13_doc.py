@@ -1,0 +1,60 @@
+"""The text helpers of docs/replication/ppam13.md's rendered claims (`fairsched.replicate._ppam13_doc`), on
+hand-made inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fairsched.errors import ConfigError
+from fairsched.replicate._ppam13_doc import (
+    RUN_INFO,
+    _cells_phrase,
+    _ks,
+    run_time,
+    uniform_spread,
+    write_run_info,
+    zipf_split,
+)
+
+T1L, T1R, T2L, T2R = ("table1", "LPC-EGEE"), ("table1", "RICC"), ("table2", "LPC-EGEE"), ("table2", "RICC")
+
+
+def test_runs_of_k_are_joined_by_dashes() -> None:
+    assert _ks([2, 3, 4, 5, 8]) == "2–5 and 8"
+    assert _ks([10, 6, 7, 9]) == "6, 7, 9 and 10"  # two in a row are listed, not dashed
+    assert _ks([3]) == "3" and _ks([]) == "no k"
+
+
+def test_cells_are_named_in_words() -> None:
+    every = [T1L, T1R, T2L, T2R]
+    assert _cells_phrase(every, every) == "in every cell"
+    assert _cells_phrase([], every) == "in no cell"
+    assert _cells_phrase([T1R, T2L, T2R], every) == "on Table 1 RICC and Table 2 on both traces"
+    assert _cells_phrase([T2L], every) == "on Table 2 LPC-EGEE"
+    assert _cells_phrase([T2L, T2R], [T2L, T2R]) == "in both cells"
+
+
+def test_the_uniform_split_spread_is_one_binomial_std() -> None:
+    # 70 machines, 5 organizations: 1 + Binomial(65, 1/5) each, std sqrt(65 * 0.16) = 3.22 of an equal share of 14
+    assert uniform_spread(70) == "±23 %"
+    rng = np.random.default_rng(0)
+    draws = 1 + rng.multinomial(65, np.full(5, 0.2), size=20_000)
+    assert abs(draws.std() / 14 - 0.23) < 0.01
+    assert uniform_spread(8192) == "±2 %"
+    assert zipf_split(70) == "39/14/8/5/4" and zipf_split(64) == "35/13/7/5/4"  # zipf_counts' doctest
+
+
+def test_run_info_comes_from_the_gnu_time_line(tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    log.write_text("start 06:18:23\nwall 3601.50 s user 5000.25 s sys 99.75 s\nend 07:18:25 rc=0\n")
+    path = write_run_info(log, tmp_path)
+    assert path == tmp_path / RUN_INFO
+    (tmp_path / "run").mkdir()
+    path.rename(tmp_path / "run" / RUN_INFO)
+    assert run_time(tmp_path, "run") == "3,602 s wall, 5,100 s CPU (user + sys)"
+    log.write_text("start 06:18:23\nKilled\n")
+    with pytest.raises(ConfigError, match="no 'wall"):
+        write_run_info(log, tmp_path)
