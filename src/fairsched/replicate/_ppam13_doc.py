@@ -567,19 +567,25 @@ def fig1_k5_is_quick(data: Path) -> str:
 _TIME_LINE = re.compile(r"wall (?P<wall>[\d.]+) s user (?P<user>[\d.]+) s sys (?P<sys>[\d.]+) s")
 
 
-def write_run_info(log: Path, out: Path) -> Path:
-    """``run.csv`` (wall_s, user_s, sys_s) in `out`, from the GNU ``time -f "wall %e s user %U s sys %S s"`` line
-    of a run's log (the machine's load is the reader's to judge: CPU time is quoted beside wall time)."""
-    from fairsched._io import atomic_write
+def read_time_log(log: Path) -> dict[str, float]:
+    """``{"wall_s", "user_s", "sys_s"}`` from the GNU ``time -f "wall %e s user %U s sys %S s"`` line of a run's
+    log."""
     from fairsched.errors import ConfigError
 
     match = _TIME_LINE.search(Path(log).read_text(encoding="utf-8"))
     if match is None:
         raise ConfigError(f"{log}: no 'wall … s user … s sys … s' line (GNU time -f) to read the run time from")
-    path = Path(out) / RUN_INFO
+    return {f"{key}_s": float(value) for key, value in match.groupdict().items()}
+
+
+def write_run_info(log: Path, out: Path, name: str = RUN_INFO, **extra: float) -> Path:
+    """`name` (one row: wall_s, user_s, sys_s and `extra`) in `out`, from a run's log (`read_time_log`). The
+    machine is shared, so CPU time is quoted beside wall time."""
+    from fairsched._io import atomic_write
+
+    path = Path(out) / name
     with atomic_write(path) as handle:
-        pd.DataFrame([{key: float(value) for key, value in match.groupdict().items()}]).rename(
-            columns=lambda c: f"{c}_s").to_csv(handle, index=False)
+        pd.DataFrame([{**read_time_log(log), **extra}]).to_csv(handle, index=False)
     return path
 
 
