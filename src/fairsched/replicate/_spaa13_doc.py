@@ -495,3 +495,43 @@ VALUES = {
     "spaa13-runs-rand-dc": lambda data: runs_versus(data, "RAND (N=15)", "DIRECTCONTR"),
     "spaa13-points-rand75-rand15": lambda data: points_versus(data, "RAND (N=75)", "RAND (N=15)"),
 }
+
+
+def spec_cells(name: str, axes: tuple[str, ...]) -> str:
+    """A shipped spec's cell count as its factors, "4 × 2 × 9 × 10 = 720": the ``[[zip]]`` blocks' length (the
+    configurations), then `axes` of ``[grid]`` in the order given."""
+    from fairsched.replicate.spaa13 import SPECS_DIR
+    from fairsched.sweep import load_spec
+
+    spec = load_spec(SPECS_DIR / name)
+    factors = [len(next(iter(block.values()))) for block in spec.zips] + [len(spec.grid[a]) for a in axes]
+    return f"{' × '.join(map(str, factors))} = {len(spec.points()) * len(spec.seeds)}"
+
+
+def spec_values(name: str, axis: str) -> str:
+    """One axis of a shipped spec: a ``[grid]`` axis's values ("2, 4, 6, 8, 10", their count for
+    ``first-window``), or a ``[base]`` value."""
+    from fairsched.replicate.spaa13 import SPECS_DIR
+    from fairsched.sweep import load_spec
+
+    spec = load_spec(SPECS_DIR / name)
+    if axis not in spec.grid:
+        return str(spec.base[axis])
+    values = spec.grid[axis]
+    return str(len(values)) if axis == "first-window" else ", ".join(map(str, values))
+
+
+def _chunk(data: Path) -> str:
+    from fairsched.replicate.spaa13 import CHUNK
+
+    return str(CHUNK)
+
+
+VALUES.update({
+    "spaa13-figs-cells": lambda data: spec_cells("spaa13-figs.toml", ("split", "orgs", "first-window")),
+    "spaa13-table-cells": lambda data: spec_cells("spaa13-table.toml", ("trace", "split", "first-window")),
+    "spaa13-table-chunk": _chunk,
+    "spaa13-quick-ks": lambda data: spec_values("spaa13-figs-quick.toml", "orgs"),
+    "spaa13-quick-seeds": lambda data: spec_values("spaa13-figs-quick.toml", "first-window"),
+    "spaa13-quick-windows": lambda data: spec_values("spaa13-table-quick.toml", "windows"),
+})
