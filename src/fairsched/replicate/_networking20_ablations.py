@@ -475,6 +475,145 @@ def _variant(data: Path, variant: tuple[str, str]) -> pd.DataFrame:
     return frame[frame["variant"] == variant[1]]
 
 
+def _sptf_claims(data: Path, reading: str) -> list[tuple[float, float, str]]:
+    """(paper, ours, kind) of each claim against SPTF, with SPTF read as `reading` (``sptf`` or ``lptf``)."""
+    frame = _group(data, "sptf_reading")
+    return [(c.paper, _ratio(frame, setting, metric, reading, c.kind), c.kind)
+            for (setting, metric, baseline), c in _claims().items() if baseline == "sptf"]
+
+
+def _lptf_verdict(data: Path) -> str:
+    """How the literal reading (longest first) fares on the paper's claims against SPTF."""
+    claims = _sptf_claims(data, "lptf")
+    wins = sum(ours > 1 for _, ours, _ in claims)
+    match = sum(verdict(paper, ours, kind) == "matches" for paper, ours, kind in claims)
+    beats = "every measure the paper reports" if wins == len(claims) else f"{wins} of the {len(claims)} measures"
+    return f"with it PBA beats SPTF on {beats}, offline and online, and {match} of the {len(claims)} ratios match"
+
+
+def _sptf_loss(data: Path) -> str:
+    """How PBA fares against shortest-first SPTF on the paper's claims: ``loses every comparison, by a factor
+    1.4–2.7``."""
+    ours = [value for _, value, _ in _sptf_claims(data, "sptf")]
+    losses = [1 / value for value in ours if value < 1]
+    lead = "loses every comparison" if len(losses) == len(ours) else f"loses {len(losses)} of {len(ours)} comparisons"
+    return f"{lead}, by a factor {fmt(min(losses), 1)}–{fmt(max(losses), 1)}" if losses else "wins every comparison"
+
+
+def _multi_task_online(data: Path) -> str:
+    """PBA against shortest-first SPTF online on the multi-task jobs: ``loses online (0.82×)``."""
+    ratio = _ratio(_variant(data, MULTI_TASK), "online-equal", "mean", "sptf", "lower")
+    return f"{'loses' if ratio < 1 else 'wins'} online ({fmt(ratio)}×)"
+
+
+def _lptf_vs_fifo(data: Path) -> str:
+    """Longest-first SPTF's mean against FIFO's on the slice, offline (completion) and online (delay)."""
+    part = _variant(data, SLICE)
+    ratios = [_ratio(part, setting, "mean", "lptf", "lower") / _ratio(part, setting, "mean", "fifo", "lower")
+              for setting in ("offline-equal", "online-equal")]  # (LPTF / PBA) / (FIFO / PBA) = LPTF / FIFO
+    word = "worse" if min(ratios) > 1 else "better" if max(ratios) < 1 else "mixed"
+    return f"{word} than FIFO on the slice (mean {fmt(ratios[0])}× FIFO's offline, {fmt(ratios[1])}× online)"
+
+
+def _delta_monotone(data: Path) -> str:
+    """Whether PBA's online mean delay falls at every step as δ₀ shrinks (the numeric δ₀ rows of the table)."""
+    frame = _group(data, "delta0")
+    pba = frame[(frame["algorithm"] == "pba") & frame["delta0_s"].notna()
+                & frame["variant"].str.match(r"δ₀ = [\d.e+]+ s$")]
+    delays = pba.sort_values("delta0_s")["mean"].to_numpy()
+    return "at every step of the table" if (np.diff(delays) > 0).all() else "but not at every step of the table"
+
+
+def _fifo_delay(data: Path) -> str:
+    part = _variant(data, DEFAULT_DELTA0)
+    return fmt(float(part[part["algorithm"] == "fifo"].iloc[0]["mean"]), 0)
+
+
+def _half_interval(data: Path) -> str:
+    part = _variant(data, DEFAULT_DELTA0)
+    return fmt(float(part.iloc[0]["delta0_s"]) / 2, 0)
+
+
+def _half_interval_share(data: Path) -> str:
+    """δ₀ / 2 as a percentage of FIFO's mean delay (online, default δ₀)."""
+    part = _variant(data, DEFAULT_DELTA0)
+    fifo = float(part[part["algorithm"] == "fifo"].iloc[0]["mean"])
+    return fmt(100 * float(part.iloc[0]["delta0_s"]) / 2 / fifo, 0)
+
+
+def _same_delays(variant: tuple[str, str]) -> Any:
+    """Whether every baseline gets the same online mean delay on `variant`, within 1 % (no contention): the
+    sentence."""
+    def render(data: Path) -> str:
+        part = _variant(data, variant)
+        online = part[part["setting"] == "online-equal"].set_index("algorithm")["mean"]
+        baselines = online.drop("pba")
+        same = baselines.max() <= 1.01 * baselines.min()
+        head = (f"every baseline gets the same mean delay within 1 % ({fmt(baselines.min(), 0)}–"
+                f"{fmt(baselines.max(), 0)} s)" if same else
+                f"the baselines' mean delays differ ({fmt(baselines.min(), 0)}–{fmt(baselines.max(), 0)} s)")
+        return f"{head}; PBA's is {fmt(online['pba'], 0)} s"
+    return render
+
+
+_PERF_DATA = Path(__file__).resolve().parents[3] / "docs" / "performance" / "data"
+
+
+def _synthetic(what: str) -> Any:
+    """A figure of the heavy synthetic instance of `benchmarks/bench_openshop.py` (docs/performance/data/
+    openshop.json): its ``jobs``, ``tasks``, ``tasks_per_job_mean``, or PBA's mean completion against ``sptf`` or
+    ``fifo`` (baseline / PBA)."""
+    def render(data: Path) -> str:
+        import json
+
+        heavy = json.loads((_PERF_DATA / "openshop.json").read_text())["result"]["synthetic"]["heavy"]
+        if what in ("sptf", "fifo"):
+            algorithms = heavy["algorithms"]
+            return fmt(algorithms[what]["mean_completion"] / algorithms["pba"]["mean_completion"])
+        return fmt(float(heavy[what]), 1 if what == "tasks_per_job_mean" else 0)
+    return render
+
+
+def _tau_priority_ratio(data: Path) -> str:
+    """The offline worst-utility ratio against LUF at d = 1 s and the largest d of the τ table that keeps it:
+    ``3.33 for d ≤ 1,000 s``."""
+    frame = _group(data, "tau")
+    ratios = {float(name.removeprefix("d = ")): _ratio(part, "offline-linear", "min", "luf", "higher")
+              for name, part in frame.groupby("variant", sort=False)}
+    first = ratios[min(ratios)]
+    last = max(d for d in sorted(ratios) if all(abs(ratios[e] - first) < 5e-3 for e in ratios if e <= d))
+    return f"{fmt(first)} for d ≤ {fmt(last, 0)} s"
+
+
+def _verdict(setting: str, metric: str, baseline: str) -> Any:
+    """The verdict of one of the paper's claims (`networking20_rows.csv`, `verdict`)."""
+    def render(data: Path) -> str:
+        rows = pd.read_csv(data / "networking20_rows.csv")
+        row = rows[(rows["setting"] == setting) & (rows["metric"] == metric) & (rows["baseline"] == baseline)]
+        kind = _claims()[setting, metric, baseline].kind
+        return verdict(float(row.iloc[0]["paper"]), float(row.iloc[0]["ours"]), kind)
+    return render
+
+
+def _fifo_direction(data: Path) -> str:
+    """On how many of the paper's claims against FIFO PBA is better, as the paper says."""
+    rows = pd.read_csv(data / "networking20_rows.csv")
+    fifo = rows[rows["baseline"] == "fifo"]
+    better = sum(verdict(r.paper, r.ours, _claims()[r.setting, r.metric, r.baseline].kind) != "no"
+                 for r in fifo.itertuples())
+    return "holds on every claim" if better == len(fifo) else f"holds on {better} of the {len(fifo)} claims"
+
+
+def _tau_same_mean(data: Path) -> str:
+    """"Almost the same average utility as LUF" over the τ table: on how many τ it fails, and where it holds."""
+    frame = _group(data, "tau")
+    ratios = {name: _ratio(part, "offline-linear", "mean", "luf", "same")
+              for name, part in frame.groupby("variant", sort=False)}
+    holds = [name for name, ratio in ratios.items() if verdict(1.0, ratio, "same") == "matches"]
+    text = f"does not hold for {len(ratios) - len(holds)} of the {len(ratios)} τ tried"
+    return text + (f" (within 10 % of LUF's only at {', '.join(holds)})" if holds else "")
+
+
 DELTA60 = ("delta0", "δ₀ = 60 s")
 PAPER_DELTA0 = ("delta0", f"δ₀ = {PAPER_DELTA0_S:g} s")
 FIRST_HALF, SECOND_HALF = ("slice", "parts 0-4"), ("slice", "parts 5-9")
@@ -543,6 +682,31 @@ VALUES = {
     "networking20-online-mean-fifo": _claim("online-equal", "mean", "fifo"),
     "networking20-online-min-luf": _claim("online-linear", "min", "luf", digits=1),
     "networking20-online-min-fifo": _claim("online-linear", "min", "fifo"),
+    "networking20-lptf-offline-mean": _vs(SLICE, "offline-equal", "mean", "lptf", digits=1),
+    "networking20-lptf-verdict": _lptf_verdict,
+    "networking20-sptf-loss": _sptf_loss,
+    "networking20-multi-task-online": _multi_task_online,
+    "networking20-lptf-vs-fifo": _lptf_vs_fifo,
+    "networking20-delta-monotone": _delta_monotone,
+    "networking20-half-interval": _half_interval,
+    "networking20-half-interval-share": _half_interval_share,
+    "networking20-fifo-delay": _fifo_delay,
+    "networking20-alpha0-pba-delay": _pba(("delta0", "δ₀ = span / 10, α = 0"), "online-equal", "mean"),
+    "networking20-production-priorities": _fact(PRODUCTION, "online-equal", "priorities"),
+    "networking20-production-load": _share(PRODUCTION, "max_machine_load_s", "arrival_span_s", digits=2),
+    "networking20-production-delays": _same_delays(PRODUCTION),
+    "networking20-synthetic-jobs": _synthetic("jobs"),
+    "networking20-synthetic-tasks": _synthetic("tasks"),
+    "networking20-synthetic-tasks-per-job": _synthetic("tasks_per_job_mean"),
+    "networking20-synthetic-sptf": _synthetic("sptf"),
+    "networking20-synthetic-fifo": _synthetic("fifo"),
+    "networking20-tau-priority-ratio": _tau_priority_ratio,
+    "networking20-verdict-offline-std-fifo": _verdict("offline-equal", "std", "fifo"),
+    "networking20-verdict-offline-mean-fifo": _verdict("offline-equal", "mean", "fifo"),
+    "networking20-verdict-online-q4-fifo": _verdict("online-equal", "q4_mean", "fifo"),
+    "networking20-verdict-online-mean-fifo": _verdict("online-equal", "mean", "fifo"),
+    "networking20-fifo-direction": _fifo_direction,
+    "networking20-tau-same-mean": _tau_same_mean,
 }
 
 TABLES = {"networking20-results": table_results, "networking20-sptf": table_sptf,

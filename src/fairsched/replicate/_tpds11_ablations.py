@@ -231,10 +231,7 @@ def table_trends(data: Path) -> str:
     rows = []
     for (dist, algorithm, orgs), part in frame.groupby(["dist", "algorithm", "orgs"], sort=False):
         means = part.set_index("jobs")["mean"]
-        rises = all(means[b] >= means[a] for a, b in ((50, 100), (100, 500)))
-        falls = all(means[b] <= means[a] + 0.005 for a, b in ((50, 100), (100, 500)))
-        rows.append((dist, _ALGOS[algorithm], orgs, *(fmt(means[n]) for n in tpds11.JOBS),
-                     "rises" if rises else "falls or flat" if falls else "mixed"))
+        rows.append((dist, _ALGOS[algorithm], orgs, *(fmt(means[n]) for n in tpds11.JOBS), _trend_class(means)))
     return markdown_table(("dist", "algorithm", "N", *(f"n = {n}" for n in tpds11.JOBS), "n = 50 → 500"), rows,
                           "llr" + "r" * 4 + "l")
 
@@ -396,15 +393,167 @@ def _local_variant(variant: str, orgs: int | None = None, *, column: str = "loca
 
 
 def _m_p(dist: str, algorithm: str, *, how: str = "min", pair: tuple[int, int] | None = None) -> Any:
-    """§7.2.5's p-values (``tpds11_m_influence.csv``): the least / greatest over both pairs of m, or one pair's."""
+    """§7.2.5's p-values (``tpds11_m_influence.csv``): the least / greatest over both pairs of m, or one pair's
+    (`dist` or `algorithm` "any": every one)."""
     def render(data: Path) -> str:
         frame = pd.read_csv(data / "tpds11_m_influence.csv")
-        part = frame[(frame["algorithm"] == algorithm) & ((frame["dist"] == dist) if dist != "any" else True)]
+        part = frame[((frame["algorithm"] == algorithm) if algorithm != "any" else True)
+                     & ((frame["dist"] == dist) if dist != "any" else True)]
         if pair is not None:
             part = part[(part["m_a"] == pair[0]) & (part["m_b"] == pair[1])]
         values = part["p_value"]
         return fmt(float(values.min() if how == "min" else values.max()), 3 if how == "max" else 2)
     return render
+
+
+def _trend_class(means: pd.Series) -> str:
+    """§7.2.4's direction of a (dist, algorithm, N) row from n = 50 to 500: ``rises``, ``falls or flat`` (by at
+    most 0.005 per step) or ``mixed``."""
+    if all(means[b] >= means[a] for a, b in ((50, 100), (100, 500))):
+        return "rises"
+    if all(means[b] <= means[a] + 0.005 for a, b in ((50, 100), (100, 500))):
+        return "falls or flat"
+    return "mixed"
+
+
+def _trend_claim(dist: str, algorithm: str, expect: str, orgs: tuple[int, ...] = tpds11.ORGS) -> Any:
+    """Whether `algorithm` on `dist` goes the way §7.2.4 says (`expect`, a `_trend_class`) for each N of `orgs`:
+    ``holds for every N``, ``holds for N = 5, 10, 20; not for N = 2 (mixed)`` or ``does not hold (N = 10: ...)``."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_trends.csv")
+        part = frame[(frame["dist"] == dist) & (frame["algorithm"] == algorithm)]
+        found = {n: _trend_class(part[part["orgs"] == n].set_index("jobs")["mean"]) for n in orgs}
+        good = [n for n in orgs if found[n] == expect]
+        bad = "; ".join(f"N = {n}: {found[n]}" for n in orgs if found[n] != expect)
+        if len(good) == len(orgs):
+            return "holds for every N" if len(orgs) > 1 else "holds"
+        if not good:
+            return f"does not hold ({bad})"
+        return f"holds for N = {', '.join(map(str, good))}; not for {bad}"
+    return render
+
+
+def _m_swf_worst(data: Path) -> str:
+    """The largest p-value of local and MOCCA on swf between m = 128 and 512 (both below 0.001 when m matters)."""
+    frame = pd.read_csv(data / "tpds11_m_influence.csv")
+    part = frame[(frame["dist"] == "swf") & frame["algorithm"].isin(["local", "mocca-exp"])
+                 & (frame["m_a"] == 128) & (frame["m_b"] == 512)]
+    return f"{part['p_value'].max():.2g}"
+
+
+def _worst_share(what: str) -> Any:
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_worst.csv").set_index("what")
+        return fmt(float(frame.loc[what, "value"]), 0)
+    return render
+
+
+def _swf_variants(column: str, how: str, *, digits: int = 2, percent: bool = False) -> Any:
+    """Over the swf generator variants (``tpds11_variants_swf.csv``): the ``range`` (``low–high``) or the ``min``
+    of the variants' mean `column`; ``below3`` = the share (%) of their instances where local scores below 3."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_variants_swf.csv")
+        if how == "below3":
+            return fmt(100 * float((frame["local"] < 3).mean()), 0)
+        means = frame.groupby("variant", sort=False)[column].mean() * (100 if percent else 1)
+        if how == "min":
+            return fmt(float(means.min()), digits)
+        return f"{fmt(float(means.min()), digits)}–{fmt(float(means.max()), digits)}"
+    return render
+
+
+def _curve(dist: str, algorithm: str, axis: str, value: int) -> Any:
+    """One point of the Fig. 8–9 curves (``tpds11_curves.csv``)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_curves.csv")
+        row = frame[(frame["dist"] == dist) & (frame["algorithm"] == algorithm) & (frame["axis"] == axis)
+                    & (frame["value"] == value)]
+        return fmt(float(row.iloc[0]["mean"]))
+    return render
+
+
+def _threshold_gap(data: Path) -> str:
+    """The largest difference between the 3LB and 4LB cuts over every local order and data set (§7.3)."""
+    rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+    part = rows[(rows["experiment"] == "local-policies") & (rows["orgs"] == "all")]
+    wide = part.pivot_table(index=["dist", "local_order"], columns="threshold", values="mean")
+    return fmt(float((wide[3.0] - wide[4.0]).abs().max()), 3)
+
+
+# §7.4 as the paper states it: uni "between 1.15 and 1.12, standard deviation less than 0.04"; swf "average
+# score less than 1 + 10^-4 and variance less than 10^-3".
+PAPER_HETERO_UNI = (1.12, 1.15, 0.04)
+PAPER_HETERO_SWF = (1e-4, 1e-3)
+
+
+def _hetero_cells(data: Path) -> pd.DataFrame:
+    """MOCCA+ILBA per (variant, n, Pareto shape) of ``tpds11_hetero_variants.csv``: mean, std (ddof 0), var."""
+    frame = pd.read_csv(data / "tpds11_hetero_variants.csv")
+    cells = frame.groupby(["variant", "dist", "jobs", "procs"], sort=False)["ilba"]
+    return pd.DataFrame({"mean": cells.mean(), "std": cells.std(ddof=0), "var": cells.var(ddof=0)}).reset_index()
+
+
+def _hetero_paper_match(dist: str) -> Any:
+    """Which (variant, n) rows meet the paper's §7.4 figures for every shape a: ``variant, n = 500; ...``."""
+    def render(data: Path) -> str:
+        cells = _hetero_cells(data)
+        cells = cells[cells["dist"] == dist]
+        if dist == "uni":
+            low, high, sigma = PAPER_HETERO_UNI
+            ok = (cells["mean"].round(2) >= low) & (cells["mean"].round(2) <= high) & (cells["std"] < sigma)
+        else:
+            ok = (cells["mean"] < 1 + PAPER_HETERO_SWF[0]) & (cells["var"] < PAPER_HETERO_SWF[1])
+        rows = cells.assign(ok=ok).groupby(["variant", "jobs"], sort=False)["ok"].all()
+        found = [f"{variant}, n = {jobs}" for (variant, jobs), good in rows.items() if good]
+        return "; ".join(found) if found else "no row"
+    return render
+
+
+def _hetero_range(dist: str, column: str, *, variant: str | None = None, jobs: int | None = None,
+                  exclude: tuple[str, int] | None = None, how: str = "range", digits: int = 3) -> Any:
+    """``low–high`` (or the ``max``) of the per-shape `column` (mean or std) of the §7.4 variant rows of `dist`,
+    restricted to `variant` and `jobs`, without the row `exclude` = (variant, n)."""
+    def render(data: Path) -> str:
+        cells = _hetero_cells(data)
+        keep = cells["dist"] == dist
+        if variant is not None:
+            keep &= cells["variant"] == variant
+        if jobs is not None:
+            keep &= cells["jobs"] == jobs
+        if exclude is not None:
+            keep &= ~((cells["variant"] == exclude[0]) & (cells["jobs"] == exclude[1]))
+        values = cells[keep][column]
+        if how == "max":
+            return fmt(float(values.max()), digits)
+        return f"{fmt(float(values.min()), digits)}–{fmt(float(values.max()), digits)}"
+    return render
+
+
+def _hetero_full(column: str, *, digits: int = 2) -> Any:
+    """``low–high`` over the Pareto shapes of MOCCA+ILBA's mean or std on uni, every n (the base run, §7.4)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_heterogeneous.csv")
+        part = frame[(frame["dist"] == "uni") & (frame["algorithm"] == "mocca+ilba") & (frame["jobs"] == "all n")]
+        return f"{fmt(float(part[column].min()), digits)}–{fmt(float(part[column].max()), digits)}"
+    return render
+
+
+def _hetero_no_worse(data: Path) -> str:
+    """§7.4 "heterogeneity does not worsen ILBA", checked on every row of the variants table (10 instances per cell)
+    and of the base run (every n): the rows where the mean at a = 1 (most heterogeneous) exceeds the mean at a = 10
+    by more than the largest standard deviation of the row's cells."""
+    rows = [(f"{variant}, n = {jobs}", part.set_index("procs")["mean"].loc[-1],
+             part.set_index("procs")["mean"].loc[-10], part["std"].max())
+            for (variant, jobs), part in _hetero_cells(data).groupby(["variant", "jobs"], sort=False)]
+    base = pd.read_csv(data / "tpds11_heterogeneous.csv")
+    base = base[(base["algorithm"] == "mocca+ilba") & (base["jobs"] == "all n")]
+    rows += [(f"{dist}, base run, every n", part.set_index("shape")["mean"].loc[1],
+              part.set_index("shape")["mean"].loc[10], part["std"].max()) for dist, part in base.groupby("dist")]
+    worse = [f"{name} ({fmt(a1, 3)} at a = 1 against {fmt(a10, 3)} at a = 10, σ ≤ {fmt(spread, 3)})"
+             for name, a1, a10, spread in rows if a1 - a10 > spread]
+    if not worse:
+        return f"holds in all {len(rows)} rows"
+    return f"holds in {len(rows) - len(worse)} of {len(rows)} rows; not on {'; '.join(worse)}"
 
 
 ZIPF_13 = "Zipf exponent s = 1.3"
@@ -436,6 +585,42 @@ VALUES = {
     "tpds11-policies-swf": _local_policies_range("swf", digits=3),
     "tpds11-lpt-uni": _row("uni", "mocca3+ilba", experiment="local-policies", order="lpt", digits=3),
     "tpds11-lpt-swf": _row("swf", "mocca3+ilba", experiment="local-policies", order="lpt", digits=3),
+    "tpds11-trend-a-swf": _trend_claim("swf", "local", "rises"),
+    "tpds11-trend-a-uni": _trend_claim("uni", "local", "rises", orgs=(10, 20)),
+    "tpds11-trend-b-mocca": _trend_claim("swf", "mocca-exp", "rises"),
+    "tpds11-trend-b-ilba": _trend_claim("swf", "mocca+ilba", "rises"),
+    "tpds11-trend-c-mocca": _trend_claim("uni", "mocca-exp", "falls or flat"),
+    "tpds11-trend-c-ilba": _trend_claim("uni", "mocca+ilba", "falls or flat"),
+    "tpds11-m-uni-min-p": _m_p("uni", "any"),
+    "tpds11-m-swf-max-p": _m_swf_worst,
+    "tpds11-mocca-same": _worst_share("instances where MOCCA scores the same as local (%)"),
+    "tpds11-swf-mocca-range": _swf_variants("mocca", "range"),
+    "tpds11-swf-ilba-range": _swf_variants("ilba", "range"),
+    "tpds11-swf-mocca-min": _swf_variants("mocca", "min"),
+    "tpds11-swf-moved-range": _swf_variants("mocca_moved", "range", digits=0, percent=True),
+    "tpds11-swf-local-range": _swf_variants("local", "range", digits=1),
+    "tpds11-swf-local-below3": _swf_variants("local", "below3"),
+    "tpds11-curve-swf-mocca-n10": _curve("swf", "mocca-exp", "n", 10),
+    "tpds11-curve-swf-mocca-n50": _curve("swf", "mocca-exp", "n", 50),
+    "tpds11-curve-swf-mocca-n500": _curve("swf", "mocca-exp", "n", 500),
+    "tpds11-local-uni-n2": _row("uni", "local", orgs="2", jobs="50-500"),
+    "tpds11-local-uni-n5": _row("uni", "local", orgs="5", jobs="50-500"),
+    "tpds11-threshold-gap": _threshold_gap,
+    "tpds11-hetero-no-worse": _hetero_no_worse,
+    "tpds11-hetero-uni-match": _hetero_paper_match("uni"),
+    "tpds11-hetero-swf-match": _hetero_paper_match("swf"),
+    "tpds11-hetero-uni-fit500-mean": _hetero_range("uni", "mean", variant="uni, q ≤ the smallest cluster", jobs=500),
+    "tpds11-hetero-uni-fit500-std": _hetero_range("uni", "std", variant="uni, q ≤ the smallest cluster", jobs=500),
+    "tpds11-hetero-uni-other-mean": _hetero_range("uni", "mean", exclude=("uni, q ≤ the smallest cluster", 500),
+                                                  digits=1),
+    "tpds11-hetero-uni-other-std": _hetero_range("uni", "std", exclude=("uni, q ≤ the smallest cluster", 500),
+                                                 how="max", digits=1),
+    "tpds11-hetero-full-mean": _hetero_full("mean"),
+    "tpds11-hetero-full-std": _hetero_full("std"),
+    "tpds11-hetero-swf-fit500": _hetero_range("swf", "mean", variant="swf, q ≤ the smallest cluster", jobs=500,
+                                              digits=2),
+    "tpds11-hetero-swf-ours500": _hetero_range("swf", "mean", variant="swf, ours: q ≤ the owner's cluster",
+                                               jobs=500, digits=2),
 }
 
 TABLES = {"tpds11-results": table_results, "tpds11-policies": table_policies,

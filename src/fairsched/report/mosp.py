@@ -252,12 +252,12 @@ def homogeneous_figure(result: TPDS11Result) -> Figure | None:
         for j, (axis, other, label) in enumerate((("orgs", "jobs", "N, organizations (average over n, m)"),
                                                   ("jobs", "orgs", "n, jobs (average over N, m)"))):
             ax = axes[i][j]
-            for algorithm in ("local", "mocca-exp", "mocca+ilba"):
+            for k, algorithm in enumerate(("local", "mocca-exp", "mocca+ilba")):
                 sel = [r for r in rows if r["dist"] == dist and r["algorithm"] == algorithm and r[other] == "all"
                        and r[axis] != "all"]
                 if not sel:
                     continue
-                x = [r[axis] for r in sel]
+                x = [r[axis] * 1.04 ** (k - 1) for r in sel]  # dodged, so that the error bars do not hide each other
                 ax.errorbar(x, [r["mean"] for r in sel], yerr=[r["std"] for r in sel], marker="o", capsize=3,
                             label=algorithm)
             ax.set_xscale("log")
@@ -299,10 +299,10 @@ def heterogeneous_figure(result: TPDS11Result) -> Figure | None:
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, 2)
     for ax, dist in zip(axes, ("uni", "swf"), strict=True):
-        for algorithm in ("local", "mocca-exp", "mocca+ilba"):
+        for k, algorithm in enumerate(("local", "mocca-exp", "mocca+ilba")):
             sel = [r for r in rows if r["dist"] == dist and r["algorithm"] == algorithm]
             if sel:
-                shapes = [int(r["procs"].split("=")[1]) for r in sel]
+                shapes = [int(r["procs"].split("=")[1]) + 0.12 * (k - 1) for r in sel]  # dodged, as above
                 ax.errorbar(shapes, [r["mean"] for r in sel], yerr=[r["std"] for r in sel], marker="o",
                             capsize=3, label=algorithm)
         _style(ax, "Pareto shape a of cluster sizes (N = 10, 128..1024 processors)", "score C_max / LB",

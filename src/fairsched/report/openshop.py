@@ -100,7 +100,10 @@ def cdf_figure(report: OpenShopReport | SettingReport) -> Figure:
         ax_cdf.step(values, np.arange(1, values.size + 1) / values.size, where="post", label=name)
     label = "utility P_j·(τ − t)" if linear else f"{report.measure} ({_unit(report)})"
     online = report.online if isinstance(report, SettingReport) else report.config.online
-    ax_cdf.set_xlabel(label)
+    if not linear:  # times span 0 to ~10^5 s and most jobs are short: symlog spreads them and keeps 0 on the axis
+        ax_cdf.set_xscale("symlog", linthresh=1.0)
+        ax_cdf.set_xlim(left=0)
+    ax_cdf.set_xlabel(label if linear else f"{label}, symlog: linear below 1")
     ax_cdf.set_ylabel("fraction of jobs")
     ax_cdf.set_title(f"Empirical CDF, {'online' if online else 'offline'}", fontsize=10)
     ax_cdf.grid(linewidth=0.4, alpha=0.6)
@@ -114,7 +117,7 @@ def cdf_figure(report: OpenShopReport | SettingReport) -> Figure:
     ax_bars.set_xticks(range(3), ["average", "4th-quartile avg", "deviation"])
     ax_bars.set_ylabel(label)
     hint = "higher average, lower deviation is better" if linear else "lower is better"
-    ax_bars.set_title(f"Average and deviation ({hint})", fontsize=10)
+    ax_bars.set_title(f"Average and deviation\n({hint})", fontsize=10)
     ax_bars.grid(axis="y", linewidth=0.4, alpha=0.6)
     ax_bars.legend(fontsize=8)
     return fig
