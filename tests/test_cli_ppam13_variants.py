@@ -41,3 +41,5 @@ def test_replicate_ppam13_variants_end_to_end(tmp_path: Path, capsys: pytest.Cap
     assert set(conclusions["conclusion"]) <= set(CONCLUSIONS)
     written = pd.read_csv(tmp_path / "out" / "ppam13_variants_cells.csv")
     assert len(written) == len(cells) and list(dict.fromkeys(written["variant"])) == names
+    run = pd.read_csv(tmp_path / "out" / "ppam13_variants_run.csv")
+    assert list(run.columns) == ["wall_s", "cpu_s"] and (run.iloc[0] > 0).all()

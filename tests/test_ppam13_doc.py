@@ -58,3 +58,10 @@ def test_run_info_comes_from_the_gnu_time_line(tmp_path: Path) -> None:
     log.write_text("start 06:18:23\nKilled\n")
     with pytest.raises(ConfigError, match="no 'wall"):
         write_run_info(log, tmp_path)
+
+
+def test_a_run_that_records_its_own_time_is_quoted_from_its_file(tmp_path: Path) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "ppam13_variants_run.csv").write_text("wall_s,cpu_s\n1800.4,2400.6\n")
+    (tmp_path / "run" / RUN_INFO).write_text("wall_s,user_s,sys_s\n1,1,1\n")  # the run's own file wins
+    assert run_time(tmp_path, "run") == "1,800 s wall, 2,401 s CPU (user + sys)"

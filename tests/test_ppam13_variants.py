@@ -45,6 +45,7 @@ def test_each_variant_equals_its_own_ppam13_run(tiny_dir: Path) -> None:
     assert shipped.loc["RAND", "paper_mean"] == 8 and shipped.loc["ROUNDROBIN", "paper_std"] == 353
     n75 = result.cells[result.cells["variant"] == "rand N=75"].set_index("policy")
     assert n75.loc["RAND", "paper_mean"] == 8  # compared with the paper's RAND whatever N
+    assert result.cpu_s > 0 and result.elapsed_s > 0
     paired = result.paired.set_index("variant").loc["shipped"]
     assert paired["dc_fairer"] + paired["fs_fairer"] + paired["equal"] == 2
     text = render(result)

@@ -567,26 +567,35 @@ def fig1_k5_is_quick(data: Path) -> str:
 _TIME_LINE = re.compile(r"wall (?P<wall>[\d.]+) s user (?P<user>[\d.]+) s sys (?P<sys>[\d.]+) s")
 
 
-def write_run_info(log: Path, out: Path) -> Path:
-    """``run.csv`` (wall_s, user_s, sys_s) in `out`, from the GNU ``time -f "wall %e s user %U s sys %S s"`` line
-    of a run's log (the machine's load is the reader's to judge: CPU time is quoted beside wall time)."""
-    from fairsched._io import atomic_write
+def read_time_log(log: Path) -> dict[str, float]:
+    """``{"wall_s", "user_s", "sys_s"}`` from the GNU ``time -f "wall %e s user %U s sys %S s"`` line of a run's
+    log."""
     from fairsched.errors import ConfigError
 
     match = _TIME_LINE.search(Path(log).read_text(encoding="utf-8"))
     if match is None:
         raise ConfigError(f"{log}: no 'wall … s user … s sys … s' line (GNU time -f) to read the run time from")
-    path = Path(out) / RUN_INFO
+    return {f"{key}_s": float(value) for key, value in match.groupdict().items()}
+
+
+def write_run_info(log: Path, out: Path, name: str = RUN_INFO, **extra: float) -> Path:
+    """`name` (one row: wall_s, user_s, sys_s and `extra`) in `out`, from a run's log (`read_time_log`). The
+    machine is shared, so CPU time is quoted beside wall time."""
+    from fairsched._io import atomic_write
+
+    path = Path(out) / name
     with atomic_write(path) as handle:
-        pd.DataFrame([{key: float(value) for key, value in match.groupdict().items()}]).rename(
-            columns=lambda c: f"{c}_s").to_csv(handle, index=False)
+        pd.DataFrame([{**read_time_log(log), **extra}]).to_csv(handle, index=False)
     return path
 
 
 def run_time(data: Path, run: str) -> str:
-    """"1,234 s wall, 2,345 s CPU (user + sys)" from a shipped run's `RUN_INFO`."""
-    info = pd.read_csv(data / run / RUN_INFO).iloc[0]
-    return f"{info['wall_s']:,.0f} s wall, {info['user_s'] + info['sys_s']:,.0f} s CPU (user + sys)"
+    """"1,234 s wall, 2,345 s CPU (user + sys)" of a shipped run: its ``ppam13_variants_run.csv`` (written by the
+    run itself) or, for a run made before it did, the `RUN_INFO` read from its log (`write_run_info`)."""
+    own = data / run / "ppam13_variants_run.csv"
+    info = pd.read_csv(own if own.exists() else data / run / RUN_INFO).iloc[0]
+    cpu = info["cpu_s"] if "cpu_s" in info else info["user_s"] + info["sys_s"]
+    return f"{info['wall_s']:,.0f} s wall, {cpu:,.0f} s CPU (user + sys)"
 
 
 # ------------------------------------------------------------------------------------------------ registries
@@ -596,6 +605,7 @@ TABLES: dict[str, Renderer] = {
     "ppam13-variants-quick": partial(_variants_table, run=QUICK),
     "ppam13-h8": partial(_variants_table, run=H8),
     "ppam13-variants-30": partial(_variants_table, run=RUN30),
+    "ppam13-variants-100": partial(_variants_table, run=RUN100),
     "ppam13-fig1": _fig1_table,
 }
 
@@ -619,6 +629,7 @@ VALUES: dict[str, Renderer] = {
     # the verdict, on the main run (100 windows once shipped) and the quick grid
     "ppam13-main-windows": _on_main(windows),
     "ppam13-main-uniform-fs-ahead": _on_main(fs_ahead_uniform),
+    "ppam13-main-uniform-dc-utfs-close": _on_main(close_pairs, "DIRECTCONTR", "UTFAIRSHARE", ("shipped",)),
     "ppam13-main-zipf-dc-ahead": _on_main(dc_ahead_zipf),
     "ppam13-main-zipf-rand-most-fair": _on_main(holds_where, "zipf", "i"),
     "ppam13-main-zipf-t2-lpc-paired": _on_main(paired_count, "zipf", "table2", "LPC-EGEE"),
@@ -712,6 +723,7 @@ def _run_values(run: str, tag: str) -> dict[str, Renderer]:
 
 VALUES.update(_run_values(RUN30, "30"))
 VALUES.update(_run_values(RUN100, "100"))
+VALUES["ppam13-100-run-time"] = _on(RUN100, run_time)
 
 
 def _fairer_across(data: Path, run: str, policy: str, a: str, b: str,

@@ -7,12 +7,14 @@ computed from it here, so no number of the doc is typed by hand.
 
 Regenerate (the run is resumable: its cells are kept in ``results/spaa13/sweep``)::
 
-    fairsched replicate spaa13 --fig-seeds 3 --out results/spaa13   # shipped: 3 seeds per figure point
+    fairsched replicate spaa13 --workers 2 --out results/spaa13   # shipped: the full run, 10 seeds per point
     python -m fairsched.replicate._spaa13_doc results/spaa13/spaa13_windows.csv
     python -m fairsched.replicate._doc_tables docs/replication/spaa13.md
 
-The second command copies the per-window table into ``docs/replication/data`` (the columns above) and draws
-``docs/img/spaa13-fig45.png`` and ``docs/img/spaa13-table.png`` from it.
+The second command copies the per-window table into ``docs/replication/data`` (the columns above), the run's wall
+and CPU time into ``spaa13_run.csv`` when the run's directory has a GNU time log (`ship_run_time`), and draws
+``docs/img/spaa13-fig45.png`` and ``docs/img/spaa13-table.png`` from the table. `VALUES` renders the claims of the
+doc's prose from the same file.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +31,7 @@ import pandas as pd
 from fairsched._io import atomic_write
 from fairsched.replicate._doc_tables import fmt, markdown_table
 
-__all__ = ["COLUMNS", "TABLES", "figures", "ship"]
+__all__ = ["COLUMNS", "TABLES", "VALUES", "figures", "ship"]
 
 FILE = "spaa13_windows.csv"
 COLUMNS = ("table", "trace", "split", "orgs", "machines", "window", "policy", "ratio")
@@ -247,13 +250,38 @@ def figures(data: Path, out_dir: Path = IMG_DIR) -> dict[str, Path]:
 
 
 def ship(windows_csv: Path, data: Path) -> Path:
-    """Copy `COLUMNS` of a run's ``spaa13_windows.csv`` into `data` (REF's own rows, all zeros, left out)."""
+    """Copy `COLUMNS` of a run's ``spaa13_windows.csv`` into `data` (REF's own rows, all zeros, left out), and,
+    if the run's directory has a ``log.txt`` with a GNU time line, its run time into `RUN_FILE` (`ship_run_time`)."""
     frame = pd.read_csv(windows_csv)
     frame = frame.loc[frame["policy"] != "REF", list(COLUMNS)]
     path = Path(data) / FILE
     with atomic_write(path) as handle:
         frame.to_csv(handle, index=False, float_format="%.6g")
+    log = Path(windows_csv).parent / "log.txt"
+    if log.exists():
+        ship_run_time(log, Path(windows_csv).parent / "sweep", data)
     return path
+
+
+def ship_run_time(log: Path, stores: Path, data: Path) -> Path:
+    """`RUN_FILE` in `data`: the run's wall and CPU time (`read_time_log`) and how many of the sweep cells in
+    `stores` it simulated, against those it read back from an earlier run (files older than the log's ``start
+    HH:MM:SS`` line, on the log's date): a resumed run's time covers only the cells it simulated."""
+    import datetime as dt
+    import re
+
+    from fairsched.replicate._ppam13_doc import write_run_info
+
+    text = Path(log).read_text(encoding="utf-8")
+    start = re.search(r"^start (\d\d):(\d\d):(\d\d)", text, re.M)
+    cells = sorted(Path(stores).glob("*/cells/*.parquet"))
+    resumed = 0
+    if start is not None:
+        ended = dt.datetime.fromtimestamp(Path(log).stat().st_mtime, tz=dt.UTC)
+        began = ended.replace(hour=int(start[1]), minute=int(start[2]), second=int(start[3]), microsecond=0)
+        began -= dt.timedelta(days=1) if began > ended else dt.timedelta(0)
+        resumed = sum(cell.stat().st_mtime < began.timestamp() for cell in cells)
+    return write_run_info(log, data, RUN_FILE, cells_simulated=len(cells) - resumed, cells_resumed=resumed)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -271,3 +299,239 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# ------------------------------------------------------------------------------------------------ prose claims
+# Each returns the words of one claim of the doc's prose, so a result file that stops supporting it makes the doc
+# stale (tests/test_replication_doc_tables.py) instead of wrong.
+
+CLOSE = 0.10  # "close": within 10 % of the larger of two means
+RUN_FILE = "spaa13_run.csv"
+
+
+def _mean(frame: pd.DataFrame, policy: str, **where: object) -> float:
+    mask = frame["policy"] == policy
+    for key, value in where.items():
+        mask &= frame[key] == value
+    return float(frame.loc[mask, "ratio"].mean())
+
+
+def _table(data: Path) -> pd.DataFrame:
+    frame = _load(data)
+    return frame[frame["table"] == "table"]
+
+
+def _traces_phrase(hits: list[str], among: list[str]) -> str:
+    if not hits:
+        return "on neither trace" if len(among) == 2 else "on no trace"
+    if hits == among:
+        return "on both traces" if len(among) == 2 else "on every trace"
+    return "on " + " and ".join(hits) + " only"
+
+
+def _traces_where(data: Path, split: str, test: Callable[[Callable[[str], float]], bool]) -> str:
+    """The traces of the table where `test(mean)` holds, `mean(policy)` being the trace's mean for `split`."""
+    table = _table(data)
+    traces = list(dict.fromkeys(table["trace"]))
+    hits = [t for t in traces if test(lambda policy, t=t: _mean(table, policy, trace=t, split=split))]
+    return _traces_phrase(hits, traces)
+
+
+def _close(x: float, y: float) -> bool:
+    return abs(x - y) <= CLOSE * max(abs(x), abs(y))
+
+
+def paper_order(data: Path) -> str:
+    """Traces where the uniform split gives the paper's order RAND (N=15) < DIRECTCONTR < ROUNDROBIN."""
+    return _traces_where(data, "uniform", lambda m: m("RAND (N=15)") < m("DIRECTCONTR") < m("ROUNDROBIN"))
+
+
+def beside_paper(data: Path, trace: str, policy: str) -> str:
+    """"160.7 against the paper's 161" (the table, uniform split)."""
+    paper = _paper_table()[trace][policy][0]
+    return f"{fmt(_mean(_table(data), policy, trace=trace, split='uniform'), 1)} against the paper's {paper:g}"
+
+
+def over_paper(data: Path, trace: str, policy: str) -> str:
+    """Our uniform mean over the paper's, "3.3"."""
+    paper = _paper_table()[trace][policy][0]
+    return f"{_mean(_table(data), policy, trace=trace, split='uniform') / paper:.1f}"
+
+
+def fig_ratio(data: Path, a: str, b: str, split: str | None = None) -> str:
+    """Mean of `a` over the mean of `b` on all points of the figures (one split, if given): "64"."""
+    fig = _figs(_load(data))
+    where = {} if split is None else {"split": split}
+    ratio = _mean(fig, a, **where) / _mean(fig, b, **where)
+    return f"{ratio:.2g}" if ratio < 10 else f"{ratio:,.0f}"
+
+
+def fig_mean(data: Path, policy: str, k_min: int = 2) -> str:
+    fig = _figs(_load(data))
+    return fmt(float(fig.loc[(fig["policy"] == policy) & (fig["orgs"] >= k_min), "ratio"].mean()), 1)
+
+
+def fig_splits(data: Path, a: str, b: str) -> str:
+    """The splits under which `a`'s mean over the figures' points is below `b`'s."""
+    fig = _figs(_load(data))
+    hits = [s for s in ("uniform", "zipf") if _mean(fig, a, split=s) < _mean(fig, b, split=s)]
+    return {0: "with neither split", 2: "with both splits"}.get(len(hits), f"with the {hits[0]} split only")
+
+
+def fig_max_median(data: Path, policies: tuple[str, ...] = ("RAND (N=15)", "RAND (N=75)", "DIRECTCONTR")) -> str:
+    """The largest median over the figures' runs among `policies`, in seconds."""
+    fig = _figs(_load(data))
+    return fmt(max(float(fig.loc[fig["policy"] == p, "ratio"].median()) for p in policies), 1)
+
+
+def above_from(data: Path, policy: str, other: str = "ROUNDROBIN") -> str:
+    """The smallest k from which `policy`'s mean over the figures' configurations stays above `other`'s ("no k"
+    if it never does)."""
+    fig = _figs(_load(data))
+    by_k = fig.pivot_table(index="orgs", columns="policy", values="ratio", aggfunc="mean")
+    above = by_k[policy] > by_k[other]
+    ks = [k for k in by_k.index if above.loc[k:].all()]
+    return f"k = {ks[0]}" if ks else "no k"
+
+
+def k2_outlier(data: Path, policy: str = "RAND (N=15)") -> str:
+    """At k = 2: the largest run of `policy` and how many times the next largest it is."""
+    fig = _figs(_load(data))
+    runs = fig.loc[(fig["orgs"] == 2) & (fig["policy"] == policy), "ratio"].sort_values(ascending=False)
+    top, second = float(runs.iloc[0]), float(runs.iloc[1])
+    times = f"{top / second:,.0f} times the next largest" if second > TIE_S else "every other run is at 0"
+    return f"{fmt(top, 0)} s, {times}"
+
+
+def points_versus(data: Path, a: str, b: str) -> str:
+    """Points of the figures (mean over seeds) where `a` is fairer, where `b` is, and ties: "30 / 35 / 7"."""
+    fig = _figs(_load(data))
+    means = fig.pivot_table(index=["machines", "split", "orgs"], columns="policy", values="ratio", aggfunc="mean")
+    diff = means[a] - means[b]
+    return f"{int((diff < -TIE_S).sum())} / {int((diff > TIE_S).sum())} / {int((diff.abs() <= TIE_S).sum())}"
+
+
+def runs_versus(data: Path, a: str, b: str) -> str:
+    """Runs (one seed of one point) of the figures where `a` is fairer, where `b` is, and ties."""
+    return _versus(_wide(_figs(_load(data)), ["machines", "split", "orgs"]), a, b)
+
+
+def table_cells_worse(data: Path, a: str, b: str) -> str:
+    """"all 4": the (trace, split) cells of the table where `a`'s mean is above `b`'s."""
+    table = _table(data)
+    cells = list(dict.fromkeys(zip(table["trace"], table["split"], strict=True)))
+    hits = sum(_mean(table, a, trace=t, split=s) > _mean(table, b, trace=t, split=s) for t, s in cells)
+    return f"all {len(cells)}" if hits == len(cells) else f"{hits} of the {len(cells)}"
+
+
+def contended_pairs(data: Path, split: str, a: str, b: str) -> str:
+    """Per trace: windows where `a` is fairer than `b`, of the windows where they differ: "56 of 70 (LPC-EGEE)"."""
+    table = _table(data)
+    wide = _wide(table[table["split"] == split], ["trace", "split"])
+    parts = []
+    for trace, group in wide.groupby("trace", sort=False):
+        diff = group[a] - group[b]
+        parts.append(f"{int((diff < -TIE_S).sum())} of the {int((diff.abs() > TIE_S).sum())} on {trace}")
+    return " and ".join(parts)
+
+
+def seeds_per_point(data: Path) -> str:
+    fig = _figs(_load(data))
+    return _span(fig.groupby(["table", "machines", "split", "orgs"])["window"].nunique())
+
+
+def run_time(data: Path) -> str:
+    """The shipped run's wall and CPU time and how many of its cells it simulated (`ship` writes the file)."""
+    info = pd.read_csv(data / RUN_FILE).iloc[0]
+    return (f"{info['wall_s']:,.0f} s wall, {info['user_s'] + info['sys_s']:,.0f} s CPU (user + sys) for the "
+            f"{int(info['cells_simulated'])} cells it simulated; the other {int(info['cells_resumed'])} of its "
+            f"{int(info['cells_simulated'] + info['cells_resumed'])} cells were read back from an earlier run's "
+            "stores")
+
+
+def _paper_fig(policy: str) -> str:
+    from fairsched.replicate.spaa13 import PAPER_FIG
+
+    return f"{PAPER_FIG[policy][0]:g}"
+
+
+_PAPER_POLICIES = ("RAND (N=15)", "DIRECTCONTR", "ROUNDROBIN")
+VALUES = {
+    "spaa13-seeds": seeds_per_point,
+    "spaa13-run-time": run_time,
+    "spaa13-table-paper-order": paper_order,
+    "spaa13-table-lpc-rand": lambda data: beside_paper(data, "LPC-EGEE", "RAND (N=15)"),
+    "spaa13-table-uniform-dc-utfs-close": lambda data: _traces_where(
+        data, "uniform", lambda m: _close(m("DIRECTCONTR"), m("UTFAIRSHARE"))),
+    "spaa13-table-uniform-fs-ahead": lambda data: _traces_where(
+        data, "uniform", lambda m: m("FAIRSHARE") < m("DIRECTCONTR")),
+    "spaa13-table-ricc-dc-over-paper": lambda data: over_paper(data, "RICC", "DIRECTCONTR"),
+    "spaa13-table-zipf-dc-utfs-apart": lambda data: _traces_where(
+        data, "zipf", lambda m: not _close(m("DIRECTCONTR"), m("UTFAIRSHARE"))),
+    "spaa13-table-zipf-dc-ahead": lambda data: _traces_where(
+        data, "zipf", lambda m: m("DIRECTCONTR") < m("FAIRSHARE")),
+    "spaa13-table-zipf-dc-ahead-windows": lambda data: contended_pairs(data, "zipf", "DIRECTCONTR", "FAIRSHARE"),
+    "spaa13-table-zipf-rand-fairest": lambda data: _traces_where(
+        data, "zipf", lambda m: all(m("RAND (N=15)") < m(p) for p in _PAPER_POLICIES[1:])),
+    "spaa13-printed-15-ratio": lambda data: fig_ratio(data, "RAND printed (N=15)", "RAND (N=15)"),
+    "spaa13-printed-75-ratio": lambda data: fig_ratio(data, "RAND printed (N=75)", "RAND (N=75)"),
+    "spaa13-table-printed-worse": lambda data: table_cells_worse(data, "RAND printed (N=15)", "RAND (N=15)"),
+    "spaa13-printed-15-above-rr": lambda data: above_from(data, "RAND printed (N=15)"),
+    "spaa13-printed-75-above-rr": lambda data: above_from(data, "RAND printed (N=75)"),
+    "spaa13-paper-rand": lambda data: f"{_paper_fig('RAND (N=15)')} and {_paper_fig('RAND (N=75)')}",
+    "spaa13-paper-dc": lambda data: _paper_fig("DIRECTCONTR"),
+    "spaa13-rand-k3": lambda data: f"{fig_mean(data, 'RAND (N=15)', 3)} and {fig_mean(data, 'RAND (N=75)', 3)}",
+    "spaa13-printed-k3": lambda data: (f"{fig_mean(data, 'RAND printed (N=15)', 3)} and "
+                                       f"{fig_mean(data, 'RAND printed (N=75)', 3)}"),
+    "spaa13-rr-over-rand": lambda data: fig_ratio(data, "ROUNDROBIN", "RAND (N=15)"),
+    "spaa13-rr-over-dc": lambda data: fig_ratio(data, "ROUNDROBIN", "DIRECTCONTR"),
+    "spaa13-rr-mean": lambda data: f"{fig_mean(data, 'ROUNDROBIN')} against the paper's {_paper_fig('ROUNDROBIN')}",
+    "spaa13-dc-below-rand15": lambda data: fig_splits(data, "DIRECTCONTR", "RAND (N=15)"),
+    "spaa13-dc-below-rand75": lambda data: fig_splits(data, "DIRECTCONTR", "RAND (N=75)"),
+    "spaa13-dc-over-rand75": lambda data: fig_ratio(data, "DIRECTCONTR", "RAND (N=75)"),
+    "spaa13-max-median": fig_max_median,
+    "spaa13-k2-outlier": k2_outlier,
+    "spaa13-points-rand-dc": lambda data: points_versus(data, "RAND (N=15)", "DIRECTCONTR"),
+    "spaa13-runs-rand-dc": lambda data: runs_versus(data, "RAND (N=15)", "DIRECTCONTR"),
+    "spaa13-points-rand75-rand15": lambda data: points_versus(data, "RAND (N=75)", "RAND (N=15)"),
+}
+
+
+def spec_cells(name: str, axes: tuple[str, ...]) -> str:
+    """A shipped spec's cell count as its factors, "4 × 2 × 9 × 10 = 720": the ``[[zip]]`` blocks' length (the
+    configurations), then `axes` of ``[grid]`` in the order given."""
+    from fairsched.replicate.spaa13 import SPECS_DIR
+    from fairsched.sweep import load_spec
+
+    spec = load_spec(SPECS_DIR / name)
+    factors = [len(next(iter(block.values()))) for block in spec.zips] + [len(spec.grid[a]) for a in axes]
+    return f"{' × '.join(map(str, factors))} = {len(spec.points()) * len(spec.seeds)}"
+
+
+def spec_values(name: str, axis: str) -> str:
+    """One axis of a shipped spec: a ``[grid]`` axis's values ("2, 4, 6, 8, 10", their count for
+    ``first-window``), or a ``[base]`` value."""
+    from fairsched.replicate.spaa13 import SPECS_DIR
+    from fairsched.sweep import load_spec
+
+    spec = load_spec(SPECS_DIR / name)
+    if axis not in spec.grid:
+        return str(spec.base[axis])
+    values = spec.grid[axis]
+    return str(len(values)) if axis == "first-window" else ", ".join(map(str, values))
+
+
+def _chunk(data: Path) -> str:
+    from fairsched.replicate.spaa13 import CHUNK
+
+    return str(CHUNK)
+
+
+VALUES.update({
+    "spaa13-figs-cells": lambda data: spec_cells("spaa13-figs.toml", ("split", "orgs", "first-window")),
+    "spaa13-table-cells": lambda data: spec_cells("spaa13-table.toml", ("trace", "split", "first-window")),
+    "spaa13-table-chunk": _chunk,
+    "spaa13-quick-ks": lambda data: spec_values("spaa13-figs-quick.toml", "orgs"),
+    "spaa13-quick-seeds": lambda data: spec_values("spaa13-figs-quick.toml", "first-window"),
+    "spaa13-quick-windows": lambda data: spec_values("spaa13-table-quick.toml", "windows"),
+})
