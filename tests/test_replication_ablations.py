@@ -26,7 +26,7 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_skip_jobs_and_machine_size_change_what_is_simulated(traces: Path) -> None:
     def prepared(**overrides: object) -> tuple:
-        return jsspp05_cell._prepare(jsspp05_cell.Config(trace="CTC-SP2", traces_dir=traces, subset_size=100,
+        return jsspp05_cell.prepare(jsspp05_cell.Config(trace="CTC-SP2", traces_dir=traces, subset_size=100,
                                                          load=0.8, **overrides))
 
     (first, f1), (skipped, _), (wider, f2) = prepared(), prepared(skip_jobs=50), prepared(processors=32)
@@ -77,3 +77,25 @@ def test_welch_p() -> None:
     a = np.arange(100.0)
     assert t11.welch_p(a, a) == pytest.approx(1.0)
     assert t11.welch_p(a, a + 50) < 1e-6
+
+
+def test_osc_grid_prediction_by_hand(tmp_path: Path) -> None:
+    import pandas as pd
+
+    pd.DataFrame({"jobs": [1000, 4000], "ns_per_work": [50.0, 200.0]}).to_csv(tmp_path / "jsspp05_osc_cost.csv")
+    pd.DataFrame({"load": [0.9, 0.98], "work": [0.6e10, 1.2e10]}).to_csv(tmp_path / "jsspp05_osc_grid.csv")
+    pd.DataFrame({"backfill": ["conservative", "easy"], "strict_cpu_s": [10.0, 1.0],
+                  "relaxed_cpu_s": [5.0, 9.0]}).to_csv(tmp_path / "jsspp05_cost.csv")
+    value = {name: j5.VALUES[f"jsspp05-osc-grid-{name}"](tmp_path) for name in ("c", "ratio", "hours", "hours98")}
+    # c = 200 ns (the 4,000-job run), r = 5 / 10 (conservative only): 200e-9 * 1.8e10 * 1.5 = 5,400 s
+    assert value == {"c": "200", "ratio": "0.50", "hours": "1.5", "hours98": "1.0"}
+
+
+def test_whatif_work_counts_the_queue_and_the_events_of_each_job() -> None:
+    import pandas as pd
+
+    # 4 jobs: 0 runs 0-10; 1 and 2 wait for it (1 starts at 10, 2 at 12 after 3's end); 3 arrives at 2, runs 2-12
+    schedule = pd.DataFrame({"submit": [0, 1, 1, 2], "start": [0, 10, 12, 2], "end": [10, 20, 15, 12]})
+    queue, events = j5.whatif_work(schedule)
+    assert queue.tolist() == [0, 1, 2, 2]  # after job 3's arrival: 1 and 2 wait (3 starts at once)
+    assert events.tolist() == [0, 1, 2, 0]  # job 2 waits through the ends at 10 and 12

@@ -90,3 +90,56 @@ def test_a_stale_ppam13_block_is_replaced() -> None:
     assert broken != text
     assert stale_blocks(broken, DATA) == ["ppam13-fig1", "ppam13-zipf-split-70"]
     assert render_blocks(broken, DATA) == text
+
+
+def _copy_data(tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    return data
+
+
+def test_trend_claims_follow_the_trend_table(tmp_path: Path) -> None:
+    from fairsched.replicate._tpds11_ablations import VALUES
+
+    data = tmp_path / "data"
+    data.mkdir()
+    rows = [("swf", "local", n, jobs, mean) for n, means in
+            ((2, (1.0, 1.5, 1.8, 1.6)), (5, (1.0, 1.4, 1.8, 3.0)), (10, (1.0, 1.3, 1.7, 3.6)), (20, (1, 1.2, 1.5, 3.5)))
+            for jobs, mean in zip((10, 50, 100, 500), means, strict=True)]
+    frame = pd.DataFrame(rows, columns=["dist", "algorithm", "orgs", "jobs", "mean"])
+    frame.to_csv(data / "tpds11_trends.csv", index=False)
+    claim = VALUES["tpds11-trend-a-swf"]
+    assert claim(data) == "holds for N = 5, 10, 20; not for N = 2: mixed"  # 1.5 -> 1.8 -> 1.6
+    frame.loc[(frame["orgs"] == 2) & (frame["jobs"] == 500), "mean"] = 1.9
+    frame.to_csv(data / "tpds11_trends.csv", index=False)
+    assert claim(data) == "holds for every N"
+    frame["mean"] = -frame["mean"]  # every row falls
+    frame.to_csv(data / "tpds11_trends.csv", index=False)
+    assert claim(data).startswith("does not hold (N = 2: falls or flat;")
+
+
+def test_the_heterogeneity_claim_is_computed_from_the_scores(tmp_path: Path) -> None:
+    from fairsched.replicate._tpds11_ablations import VALUES
+
+    data = _copy_data(tmp_path)
+    claim = VALUES["tpds11-hetero-no-worse"]
+    row = "uni, q ≤ the smallest cluster"
+    assert claim(data).startswith("holds in 13 of 14 rows; not on uni, q ≤ the smallest cluster, n = 100 (1.461")
+    scores = pd.read_csv(data / "tpds11_hetero_variants.csv")
+    worse = (scores["variant"] == row) & (scores["jobs"] == 100) & (scores["procs"] == -1)
+    scores.loc[worse, "ilba"] = 1.335  # a = 1 now scores as a = 10 on that row
+    scores.to_csv(data / "tpds11_hetero_variants.csv", index=False)
+    assert claim(data) == "holds in all 14 rows"
+
+
+def test_networking20_claims_follow_the_rows(tmp_path: Path) -> None:
+    from fairsched.replicate._networking20_ablations import VALUES
+
+    data = _copy_data(tmp_path)
+    assert VALUES["networking20-fifo-direction"](data) == "holds on 7 of the 8 claims"  # online mean delay: 0.95
+    rows = pd.read_csv(data / "networking20_rows.csv")
+    rows.loc[(rows["setting"] == "online-equal") & (rows["metric"] == "mean") & (rows["baseline"] == "fifo"),
+             "ours"] = 1.2
+    rows.to_csv(data / "networking20_rows.csv", index=False)
+    assert VALUES["networking20-fifo-direction"](data) == "holds on every claim"
+    assert VALUES["networking20-verdict-online-mean-fifo"](data) == "direction only"  # 1.2 against the paper's 3.3

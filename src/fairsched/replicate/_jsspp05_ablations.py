@@ -1,27 +1,38 @@
 """JSSPP'05 §4–§5: the runs and ablations behind docs/replication/jsspp05.md.
 
-Three steps, each writing CSV files to ``docs/replication/data`` (``jsspp05_*.csv``):
+Four steps, each writing CSV files to ``docs/replication/data`` (``jsspp05_*.csv``):
 
-* ``table1`` (seconds): the paper's Table 1 width mix beside ours for several subset rules — the first 5,000 jobs
-  after cleaning, and the window of consecutive jobs (cleaned or raw log) whose mix is closest to the paper's;
-* ``full`` (4–8 min on 2 cores): `fairsched.replicate.jsspp05.run` on CTC-SP2, SDSC-BLUE and SDSC-SP2 (45
-  simulations each); the overall and by-width rows, and Table 2 under several subset schemes (`SCHEMES`: the
-  default interleaved subsets, consecutive blocks, a seeded random split, and interleaved with every per-job value
-  capped at its simulation's 99th percentile); the quick run's numbers are the 80 % / 95 % rows of the same
-  simulations (the simulations are deterministic), so they are derived, not rerun;
-* ``ctc`` (10–20 min, one process): CTC-SP2 at 80 % and 95 % with the header's 338 processors or the paper's 430
+* ``table1``: the paper's Table 1 width mix beside ours for several subset rules — the first 5,000 jobs
+  after cleaning, and the window of consecutive jobs (cleaned or raw log) whose mix is closest to the paper's —
+  and what our cleaning drops (``jsspp05_clean.csv``);
+* ``full``: `fairsched.replicate.jsspp05.run` on CTC-SP2, SDSC-BLUE and SDSC-SP2 (45 simulations each); the
+  overall and by-width rows, and Table 2 under several subset schemes (`SCHEMES`: the default interleaved
+  subsets, consecutive blocks, a seeded random split, and interleaved with every per-job value capped at its
+  simulation's 99th percentile); the quick run's numbers are the 80 % / 95 % rows of the same simulations (the
+  simulations are deterministic), so they are derived, not rerun;
+* ``ctc`` (one process): CTC-SP2 at 80 % and 95 % with the header's 338 processors or the paper's 430
   batch nodes, on the first 5,000 jobs or on the paper's subset (`CTC_VARIANTS`, plain overrides of
-  `fairsched.replicate.jsspp05_cell.Config`).
+  `fairsched.replicate.jsspp05_cell.Config`);
+* ``cost`` (one process): the fair-start-time cost model — FCFS at every load and depth on the three traces,
+  with the CPU and wall seconds of the simulation and of the strict and relaxed what-ifs, and the model's work
+  W = Σ_j E_j Q_j (`whatif_work`).
 
-Regenerate::
+Each step's wall and CPU seconds (this process and its workers), the load average around it, the date and the
+commit go to ``jsspp05_steps.csv`` (the doc renders them; the machine may be shared, so CPU is the figure to
+compare). Regenerate::
 
-    python -m fairsched.replicate._jsspp05_ablations table1 full ctc --out docs/replication/data
+    python -m fairsched.replicate._jsspp05_ablations table1 full ctc cost --out docs/replication/data
     python -m fairsched.replicate._doc_tables docs/replication/jsspp05.md
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
+import resource
+import subprocess
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -57,6 +68,7 @@ CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jss
     ("430 processors, jobs 1,001-6,000", {"processors": 430, "skip_jobs": 1000}),
 )
 CAP_QUANTILE = 0.99
+STEPS: tuple[str, ...] = ("table1", "full", "ctc", "cost")
 
 
 def _cap(values: np.ndarray) -> np.ndarray:
@@ -111,6 +123,21 @@ def table1_windows(traces_dir: Path, n_jobs: int = 5000) -> pd.DataFrame:
     return pd.DataFrame.from_records(rows)
 
 
+def cleaning_report(traces_dir: Path) -> pd.DataFrame:
+    """Per trace of Table 1: the jobs our cleaning drops, by reason (`fairsched.workload.clean.CLEAN_RULES`), the
+    jobs it keeps, and the narrowest job of the raw log (``quantity, jobs`` rows)."""
+    rows = []
+    for name in PAPER_TABLE1:
+        workload = read_swf(traces_dir / jsspp05.TRACES[name])
+        _, report = clean(workload, max_processors=workload.header_int("MaxProcs"))
+        rows += [{"trace": name, "quantity": f"dropped: {reason}", "jobs": count}
+                 for reason, count in report.dropped.items()]
+        rows += [{"trace": name, "quantity": "kept", "jobs": report.kept},
+                 {"trace": name, "quantity": "narrowest job of the raw log (processors)",
+                  "jobs": int(workload.jobs["processors"][workload.jobs["processors"] > 0].min())}]
+    return pd.DataFrame.from_records(rows)
+
+
 # ------------------------------------------------------------------------------------------ full run, Table 2
 
 def spearman_schemes(per_job: Mapping[tuple[str, float, str, str], Mapping[str, np.ndarray]],
@@ -148,6 +175,66 @@ def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
     quick = {key: v for key, v in result.per_job.items()
              if key[0] in jsspp05.QUICK_TRACES and key[1] in jsspp05.QUICK_LOADS}
     write_csv(spearman_schemes(quick), out / "jsspp05_quick_spearman.csv")
+
+
+def whatif_work(schedule: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The cost model's terms per job of a run (`schedule` in job order): Q_j, the jobs waiting right after j
+    arrives (j included when it waits), and E_j, the completions between j's arrival and its start.
+
+    The what-if of job j (`fairsched.backfill.fairness.fair_start_times`) replays the events from j's arrival until
+    j starts, and conservative backfilling re-plans the reservation of every queued job at each event, so its cost
+    grows as E_j × Q_j; the FST cost of a run is then about c · W with W = Σ_j E_j Q_j: jobs × events × queue. (The
+    what-if starts j at its fair start, usually before its real start, so E_j is an upper estimate.)
+
+    >>> import pandas as pd
+    >>> schedule = pd.DataFrame({"submit": [0, 0, 1], "start": [0, 5, 9], "end": [5, 9, 10]})
+    >>> [a.tolist() for a in whatif_work(schedule)]  # job 2 waits behind job 1 for the ends at 5 and 9
+    [[0, 1, 2], [0, 1, 2]]
+    """
+    submit, start, end = (schedule[c].to_numpy(np.float64) for c in ("submit", "start", "end"))
+    queue = np.arange(1, submit.size + 1) - np.searchsorted(np.sort(start), submit, side="right")
+    ends = np.sort(end)
+    events = np.searchsorted(ends, start, side="right") - np.searchsorted(ends, submit, side="right")
+    return queue.astype(np.int64), events.astype(np.int64)
+
+
+def _timed(function: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``function()``, its wall and CPU seconds (this process)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = function()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def cost_run(traces_dir: Path, out: Path) -> None:
+    """FCFS at every load and depth on the full run's traces: the seconds (wall, CPU) of the simulation and of the
+    strict and relaxed what-ifs, the mean queue at an arrival and the work W of `whatif_work`."""
+    from fairsched.backfill import fairness
+    from fairsched.backfill.engine import simulate
+    from fairsched.replicate import jsspp05_cell
+    from fairsched.report.export import write_csv
+
+    rows = []
+    for trace in FULL_TRACES:
+        for load in jsspp05.LOADS:
+            for depth in jsspp05.DEPTHS:
+                config = jsspp05_cell.Config(trace=trace, traces_dir=traces_dir, load=load, order="fcfs",
+                                             backfill=depth)
+                jobs, figures = jsspp05_cell.prepare(config)
+                result, sim_wall, sim_cpu = _timed(lambda jobs=jobs, depth=depth: simulate(jobs, order="fcfs",
+                                                                                          backfill=depth))
+                row = {"trace": trace, "load": load, "order": "fcfs", "backfill": depth, "jobs": jobs.n_jobs,
+                       "runtime_factor": figures["runtime_factor"], "simulate_wall_s": sim_wall,
+                       "simulate_cpu_s": sim_cpu}
+                for kind in fairness.FST_KINDS:
+                    _, wall, cpu = _timed(lambda jobs=jobs, depth=depth, kind=kind, result=result:
+                                          fairness.fair_start_times(jobs, order="fcfs", backfill=depth, kind=kind,
+                                                                    schedule=result.schedule))
+                    row |= {f"{kind}_wall_s": wall, f"{kind}_cpu_s": cpu}
+                queue, events = whatif_work(result.schedule)
+                rows.append(row | {"mean_queue_at_arrival": float(queue.mean()),
+                                   "mean_events_until_start": float(events.mean()),
+                                   "work": float(np.dot(events, queue))})
+    write_csv(pd.DataFrame.from_records(rows), out / "jsspp05_cost.csv")
 
 
 def ctc_run(traces_dir: Path, out: Path) -> None:
@@ -284,38 +371,118 @@ def table_ratios(data: Path) -> str:
 
 
 def table_cost(data: Path) -> str:
-    """Seconds (wall, summed over the worker processes) of the full run by trace and depth: simulations, what-ifs."""
-    frame = pd.read_csv(data / "jsspp05_full_simulations.csv")
-    cost = frame.groupby(["trace", "backfill"], sort=False)[["simulate_s", "fairness_s"]].sum()
-    rows = [(trace, depth, fmt(r.simulate_s, 1), fmt(r.fairness_s, 0), fmt(100 * r.fairness_s
-                                                                            / frame["fairness_s"].sum(), 0))
+    """The FST cost by trace and depth (FCFS, the five loads summed; ``jsspp05_cost.csv``, the ``cost`` step): CPU
+    seconds of the simulations and of the strict and relaxed what-ifs, the work W and the strict what-ifs' CPU
+    nanoseconds per unit of W."""
+    frame = pd.read_csv(data / "jsspp05_cost.csv")
+    cost = frame.groupby(["trace", "backfill"], sort=False)[["simulate_cpu_s", "strict_cpu_s", "relaxed_cpu_s",
+                                                             "work"]].sum()
+    rows = [(trace, depth, fmt(r.simulate_cpu_s, 1), fmt(r.strict_cpu_s, 1), fmt(r.relaxed_cpu_s, 1),
+             fmt(r.work / 1e6, 0), fmt(1e9 * r.strict_cpu_s / r.work, 0))
             for (trace, depth), r in cost.iterrows()]
-    rows.append(("all", "all", fmt(frame["simulate_s"].sum(), 1), fmt(frame["fairness_s"].sum(), 0), "100"))
-    return markdown_table(("trace", "backfill", "simulations (s)", "FST what-ifs (s)", "share of what-ifs (%)"),
-                          rows, "llrrr")
+    total = cost.sum()
+    rows.append(("all", "all", fmt(total.simulate_cpu_s, 1), fmt(total.strict_cpu_s, 1),
+                 fmt(total.relaxed_cpu_s, 1), fmt(total.work / 1e6, 0), ""))
+    return markdown_table(("trace", "backfill", "simulations (CPU s)", "strict what-ifs (CPU s)",
+                           "relaxed what-ifs (CPU s)", "W (10⁶)", "strict: ns per unit of W"), rows, "llrrrrr")
+
+
+def _cost_constant(depth: str, *, least_load: float = 0.9) -> Any:
+    """``low–high`` over the traces and the loads ≥ `least_load` of the strict what-ifs' CPU nanoseconds per unit
+    of W under `depth` (``jsspp05_cost.csv``): the constant c of the cost model, where it is not dwarfed by the
+    fixed cost of a what-if."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_cost.csv")
+        part = frame[(frame["backfill"] == depth) & (frame["load"] >= least_load)]
+        c = 1e9 * part["strict_cpu_s"] / part["work"]
+        return f"{fmt(c.min(), 0)}–{fmt(c.max(), 0)}"
+    return render
+
+
+def _cost_share(depth: str) -> Any:
+    """The share (%) of `depth` in the what-ifs' CPU seconds of the cost step (strict and relaxed)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_cost.csv")
+        whatifs = frame["strict_cpu_s"] + frame["relaxed_cpu_s"]
+        return fmt(100 * whatifs[frame["backfill"] == depth].sum() / whatifs.sum(), 0)
+    return render
+
+
+def _step(step: str, column: str) -> Any:
+    """One figure of ``jsspp05_steps.csv`` (each step's wall and CPU seconds, as the command measured them):
+    seconds as ``4.2 min`` or ``35 s``, or the recorded text (date, commit, load average)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_steps.csv", dtype=str).set_index("step")
+        value = frame.loc[step, column]
+        if not column.endswith("_s"):
+            return str(value)
+        seconds = float(value)
+        return f"{fmt(seconds / 60, 1)} min" if seconds >= 120 else f"{fmt(seconds, 0)} s"
+    return render
 
 
 def table_osc(data: Path) -> str:
-    """OSC at 90 %, FCFS × conservative: one simulation and its strict what-ifs on the first k jobs
-    (`benchmarks/bench_osc_fst.py --jobs 1000,2000 --csv ...` and ``--jobs 3000,4000``, merged)."""
+    """OSC at 90 %, FCFS × conservative: one simulation and its strict what-ifs on the first k jobs, CPU (wall)
+    seconds, the queue, the cost model's work W and the CPU nanoseconds per unit of W
+    (`benchmarks/bench_osc_fst.py`, ``jsspp05_osc_cost.csv``)."""
     frame = pd.read_csv(data / "jsspp05_osc_cost.csv")
-    rows = [(f"{int(r.jobs):,}", fmt(r.simulate_s, 2), fmt(r.strict_whatifs_s, 1), fmt(r.mean_queue_at_arrival, 0),
-             int(r.max_queue_at_arrival)) for r in frame.itertuples()]
-    return markdown_table(("first k jobs", "simulation (s)", "strict what-ifs (s)", "mean queue at an arrival",
-                           "longest queue"), rows, "lrrrr")
+    rows = [(f"{int(r.jobs):,}", f"{fmt(r.simulate_cpu_s, 2)} ({fmt(r.simulate_s, 2)})",
+             f"{fmt(r.strict_whatifs_cpu_s, 1)} ({fmt(r.strict_whatifs_s, 1)})", fmt(r.mean_queue_at_arrival, 0),
+             int(r.max_queue_at_arrival), fmt(r.mean_events_until_start, 1), fmt(r.work / 1e6, 1),
+             fmt(r.ns_per_work, 0)) for r in frame.itertuples()]
+    return markdown_table(("first k jobs", "simulation, CPU (wall) s", "strict what-ifs, CPU (wall) s",
+                           "mean queue at an arrival", "longest queue", "mean events until start", "W (10⁶)",
+                           "ns per unit of W"), rows, "lrrrrrrr")
 
 
-def _osc_cost(jobs: int | None, column: str, *, how: str = "value", digits: int = 0) -> Any:
-    """One figure of ``jsspp05_osc_cost.csv`` (`benchmarks/bench_osc_fst.py`): `column` for the first `jobs` jobs,
-    or its ``range`` (``low–high``) over the runs whose queue is not empty-ish (the first 3,000 jobs and more)."""
+def _osc_cost(jobs: int | None, column: str, *, how: str = "value", digits: int = 0, scale: float = 1.0) -> Any:
+    """One figure of ``jsspp05_osc_cost.csv`` (`benchmarks/bench_osc_fst.py`): `column` (× `scale`) for the first
+    `jobs` jobs, or its ``range`` (``low–high``) over the runs whose queue is not empty-ish (the first 3,000 jobs
+    and more)."""
     def render(data: Path) -> str:
         frame = pd.read_csv(data / "jsspp05_osc_cost.csv").set_index("jobs")
+        frame[column] = frame[column] * scale
         if how == "range":
             busy = frame[frame.index >= 3000][column]
             return f"{fmt(busy.min(), digits)}–{fmt(busy.max(), digits)}"
         if how == "max":
             return fmt(float(frame[column].max()), digits)
         return fmt(float(frame.loc[jobs, column]), digits)
+    return render
+
+
+def _osc_work_growth(data: Path) -> str:
+    """How many times W grows from the first 3,000 OSC jobs to the largest measured run."""
+    frame = pd.read_csv(data / "jsspp05_osc_cost.csv").set_index("jobs")
+    busy = frame[frame.index >= 3000]["work"]
+    return fmt(float(busy.iloc[-1] / busy.iloc[0]), 0)
+
+
+def _osc_profile(data: Path) -> str:
+    """The function holding most of the profiled OSC run's time, and its share: ``99 % of the time in `f```."""
+    frame = pd.read_csv(data / "jsspp05_osc_cost.csv").dropna(subset=["profile_top_function"])
+    row = frame.iloc[0]
+    return f"{fmt(100 * row['profile_top_share'], 0)} % of the time in `{row['profile_top_function']}`"
+
+
+def _osc_grid(what: str) -> Any:
+    """The predicted CPU cost of the FST what-ifs of the whole OSC grid (15 conservative simulations, strict and
+    relaxed): c (ns per unit of W, the largest OSC run of ``jsspp05_osc_cost.csv``) × W of each simulation
+    (``jsspp05_osc_grid.csv``) × (1 + r), r = relaxed / strict what-if CPU on the three traces' conservative runs
+    (``jsspp05_cost.csv``). `what`: ``hours`` (the grid), ``hours98`` (its 98 % runs), ``work`` (Σ W, 10⁹),
+    ``ratio`` (r), ``c``, ``jobs`` (the largest measured k)."""
+    def render(data: Path) -> str:
+        osc = pd.read_csv(data / "jsspp05_osc_cost.csv")
+        largest = osc.loc[osc["jobs"].idxmax()]
+        grid = pd.read_csv(data / "jsspp05_osc_grid.csv")
+        cost = pd.read_csv(data / "jsspp05_cost.csv")
+        conservative = cost[cost["backfill"] == "conservative"]
+        ratio = float(conservative["relaxed_cpu_s"].sum() / conservative["strict_cpu_s"].sum())
+        c = float(largest["ns_per_work"]) * 1e-9
+        values = {"hours": c * grid["work"].sum() * (1 + ratio) / 3600,
+                  "hours98": c * grid[grid["load"] == 0.98]["work"].sum() * (1 + ratio) / 3600,
+                  "work": grid["work"].sum() / 1e9, "ratio": ratio, "c": c * 1e9, "jobs": float(largest["jobs"])}
+        return fmt(values[what], {"hours": 1, "hours98": 1, "work": 0, "ratio": 2, "c": 0, "jobs": 0}[what])
     return render
 
 
@@ -429,6 +596,107 @@ def _table1(trace: str, rule: str, what: str, width: str | None = None) -> Any:
     return render
 
 
+def _table1_bins(trace: str, rule: str) -> Any:
+    """How a subset rule's width mix compares with the paper's Table 1: ``in all nine bins`` or ``in 8 of the nine
+    bins``."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_table1.csv").set_index(["trace", "rule"])
+        equal = sum(int(frame.loc[(trace, rule), b]) == n for b, n in zip(WIDTH_BINS, PAPER_TABLE1[trace],
+                                                                            strict=True))
+        return "in all nine bins" if equal == len(WIDTH_BINS) else f"in {equal} of the nine bins"
+    return render
+
+
+def _table1_diff(trace: str, rule: str) -> str | Any:
+    """Where a subset rule's width mix differs from the paper's: ``3 jobs, all of width 1``."""
+    def render(data: Path) -> str:
+        row = pd.read_csv(data / "jsspp05_table1.csv").set_index(["trace", "rule"]).loc[(trace, rule)]
+        diff = {b: int(row[b]) - n for b, n in zip(WIDTH_BINS, PAPER_TABLE1[trace], strict=True) if int(row[b]) != n}
+        where = ", ".join(f"width {b}" for b in diff)
+        return f"{sum(abs(d) for d in diff.values()):,} jobs, all of {where}" if len(diff) == 1 else \
+            f"{sum(abs(d) for d in diff.values()):,} jobs ({where})"
+    return render
+
+
+def _paper_total(trace: str) -> Any:
+    return lambda data: f"{sum(PAPER_TABLE1[trace]):,}"
+
+
+def _table1_ratio(trace: str, rule: str, width: str, *, how: str) -> Any:
+    """A bin of a rule against the paper's: ``fewer`` (percent fewer jobs) or ``times`` (how many times as many)."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_table1.csv").set_index(["trace", "rule"])
+        ours, paper = int(frame.loc[(trace, rule), width]), PAPER_TABLE1[trace][WIDTH_BINS.index(width)]
+        return fmt(100 * (1 - ours / paper), 0) if how == "fewer" else fmt(ours / paper, 1)
+    return render
+
+
+def _cleaning(trace: str, quantity: str) -> Any:
+    """A count of ``jsspp05_clean.csv`` (the ``table1`` step): jobs our cleaning drops for a reason, or the
+    narrowest job of the raw log."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "jsspp05_clean.csv").set_index(["trace", "quantity"])
+        return f"{int(frame.loc[(trace, quantity), 'jobs']):,}"
+    return render
+
+
+def _paper_rho(trace: str, metric: str) -> Any:
+    """The paper's Table 2 range (`PAPER_TABLE2`) for one trace and metric."""
+    values = PAPER_TABLE2[trace, metric]
+    return lambda data: f"{min(values):.2f}–{max(values):.2f}"
+
+
+RHO_SLACK = 0.05
+"""Our lowest ρ "matches" the paper's Table 2 when it is at most this far below the paper's lowest."""
+
+
+def _rho_rows(data: Path, metrics: tuple[str, ...], schemes: tuple[str, ...]) -> list[tuple[str, str, str, float]]:
+    """(trace, metric, scheme, our lowest ρ − the paper's lowest) for the paper's two traces."""
+    frame = pd.read_csv(data / "jsspp05_full_spearman.csv")
+    return [(trace, metric, scheme, float(part["rho"].min()) - min(PAPER_TABLE2[trace, metric]))
+            for (scheme, trace, metric), part in frame.groupby(["scheme", "trace", "metric"], sort=False)
+            if (trace, metric) in PAPER_TABLE2 and metric in metrics and scheme in schemes]
+
+
+def _rho_verdict(metric: str) -> Any:
+    """``matches`` when, with the default (interleaved) subsets, our lowest ρ is within `RHO_SLACK` of the paper's on
+    both traces; else ``does not match``."""
+    def render(data: Path) -> str:
+        rows = _rho_rows(data, (metric,), ("interleaved",))
+        return "matches" if all(gap >= -RHO_SLACK for *_, gap in rows) else "does not match"
+    return render
+
+
+def _rho_no_scheme(data: Path) -> str:
+    """Relaxed FST and resource equality: which uncapped subset schemes bring our lowest ρ within `RHO_SLACK` of
+    the paper's (``with no uncapped way of forming the subsets`` or the exceptions)."""
+    uncapped = tuple(name for name in SCHEMES if "capped" not in name)
+    found = [f"{scheme} on {trace}, {metric}" for trace, metric, scheme, gap
+             in _rho_rows(data, ("fst_relaxed", "re"), uncapped) if gap >= -RHO_SLACK]
+    return ("with no uncapped way of forming the subsets" if not found else
+            f"except with {'; '.join(found)} (of {len(uncapped)} uncapped ways × 2 traces × 2 metrics)")
+
+
+def _rho_capped(data: Path) -> str:
+    """With every per-job value capped at p99: how many of the paper's six (trace, metric) ranges we reach."""
+    rows = _rho_rows(data, jsspp05.METRICS, ("interleaved, capped at p99",))
+    reached = sum(gap >= 0 for *_, gap in rows)
+    return "every metric" if reached == len(rows) else f"{reached} of the {len(rows)} (trace, metric) pairs"
+
+
+def _ctc_depths(data: Path) -> str:
+    """Over the four CTC-SP2 variants and both loads (FCFS): whether no-guarantee always has the largest resource
+    equality unfairness, and how far apart conservative and EASY are on it."""
+    frame = pd.read_csv(data / "jsspp05_ctc_variants.csv", dtype={"width": str})
+    re = frame[(frame["order"] == "fcfs") & (frame["width"] == jsspp05.ALL_WIDTHS) & (frame["metric"] == "re")]
+    by = re.pivot_table(index=["variant", "load"], columns="backfill", values="value")
+    largest = (by["no-guarantee"] > by[["easy", "conservative"]].max(axis=1)).sum()
+    gap = float((by["conservative"] / by["easy"] - 1).abs().max())
+    lead = ("in all four variants and both loads no-guarantee has" if largest == len(by) else
+            f"in {largest} of the {len(by)} (variant, load) pairs no-guarantee has")
+    return f"{lead} the largest resource equality unfairness, conservative and EASY are within {fmt(100 * gap, 0)} %"
+
+
 CTC_PAPER_JOBS_338, CTC_PAPER_JOBS_430 = CTC_VARIANTS[2][0], CTC_VARIANTS[3][0]
 FULL = ("CTC-SP2",), ("SDSC-BLUE",), ("SDSC-SP2",)
 VALUES = {
@@ -470,10 +738,48 @@ VALUES = {
     "jsspp05-ctc-paper-load-338": _ctc_figure(CTC_PAPER_JOBS_338, "natural_load"),
     "jsspp05-ctc-paper-load-430": _ctc_figure(CTC_PAPER_JOBS_430, "natural_load"),
     "jsspp05-ctc-paper-factor-80": _ctc_figure(CTC_PAPER_JOBS_338, "runtime_factor", digits=2, scale=1.0, load=0.8),
-    "jsspp05-osc-whatifs-3000": _osc_cost(3000, "strict_whatifs_s"),
-    "jsspp05-osc-whatifs-4000": _osc_cost(4000, "strict_whatifs_s"),
+    "jsspp05-table1-ctc-paper-bins": _table1_bins("CTC-SP2", "jobs 1,001-6,003, cleaned"),
+    "jsspp05-table1-ctc-paper-total": _paper_total("CTC-SP2"),
+    "jsspp05-table1-ctc-5000-diff": _table1_diff("CTC-SP2", "jobs 1,001-6,000, cleaned"),
+    "jsspp05-table1-blue-raw-bins": _table1_bins("SDSC-BLUE", "closest window of 5,000, raw log"),
+    "jsspp05-table1-blue-58-fewer": _table1_ratio("SDSC-BLUE", "first 5,000, cleaned", "5-8", how="fewer"),
+    "jsspp05-table1-blue-1732-times": _table1_ratio("SDSC-BLUE", "first 5,000, cleaned", "17-32", how="times"),
+    "jsspp05-clean-blue-cancelled": _cleaning("SDSC-BLUE", "dropped: cancelled before start"),
+    "jsspp05-clean-blue-narrowest": _cleaning("SDSC-BLUE", "narrowest job of the raw log (processors)"),
+    "jsspp05-paper-rho-ctc-strict": _paper_rho("CTC-SP2", "fst_strict"),
+    "jsspp05-paper-rho-ctc-relaxed": _paper_rho("CTC-SP2", "fst_relaxed"),
+    "jsspp05-paper-rho-ctc-re": _paper_rho("CTC-SP2", "re"),
+    "jsspp05-paper-rho-blue-strict": _paper_rho("SDSC-BLUE", "fst_strict"),
+    "jsspp05-paper-rho-blue-relaxed": _paper_rho("SDSC-BLUE", "fst_relaxed"),
+    "jsspp05-paper-rho-blue-re": _paper_rho("SDSC-BLUE", "re"),
+    "jsspp05-rho-verdict-strict": _rho_verdict("fst_strict"),
+    "jsspp05-rho-no-scheme": _rho_no_scheme,
+    "jsspp05-rho-capped": _rho_capped,
+    "jsspp05-ctc-depths": _ctc_depths,
     "jsspp05-osc-mean-queue": _osc_cost(None, "mean_queue_at_arrival", how="range"),
     "jsspp05-osc-longest-queue": _osc_cost(None, "max_queue_at_arrival", how="max"),
+    "jsspp05-osc-factor": _osc_cost(1000, "runtime_factor", digits=1),  # one factor for the whole subset
+    "jsspp05-osc-own-load": _osc_cost(1000, "own_load", digits=1, scale=100.0),
+    "jsspp05-osc-ns-range": _osc_cost(None, "ns_per_work", how="range"),
+    "jsspp05-osc-profile": _osc_profile,
+    "jsspp05-osc-work-growth": _osc_work_growth,
+    "jsspp05-osc-grid-hours": _osc_grid("hours"),
+    "jsspp05-osc-grid-hours98": _osc_grid("hours98"),
+    "jsspp05-osc-grid-work": _osc_grid("work"),
+    "jsspp05-osc-grid-ratio": _osc_grid("ratio"),
+    "jsspp05-osc-grid-c": _osc_grid("c"),
+    "jsspp05-osc-grid-jobs": _osc_grid("jobs"),
+    "jsspp05-cost-c-conservative": _cost_constant("conservative"),
+    "jsspp05-cost-share-conservative": _cost_share("conservative"),
+    "jsspp05-step-full-wall": _step("full", "wall_s"),
+    "jsspp05-step-full-cpu": _step("full", "cpu_s"),
+    "jsspp05-step-ctc-wall": _step("ctc", "wall_s"),
+    "jsspp05-step-ctc-cpu": _step("ctc", "cpu_s"),
+    "jsspp05-step-cost-wall": _step("cost", "wall_s"),
+    "jsspp05-step-cost-cpu": _step("cost", "cpu_s"),
+    "jsspp05-step-full-date": _step("full", "date"),
+    "jsspp05-step-full-commit": _step("full", "commit"),
+    "jsspp05-step-full-load": _step("full", "load_before"),
 }
 
 TABLES = {"jsspp05-table1": table_table1, "jsspp05-overall": table_overall,
@@ -489,18 +795,55 @@ def main(argv: list[str] | None = None) -> None:
     from fairsched.report.export import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("steps", nargs="+", choices=("table1", "full", "ctc"))
+    parser.add_argument("steps", nargs="+", choices=STEPS)
     parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))
     parser.add_argument("--traces", type=Path, default=None)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     traces = args.traces if args.traces is not None else jsspp05.default_traces_dir()
-    if "table1" in args.steps:
-        write_csv(table1_windows(traces), args.out / "jsspp05_table1.csv")
-    if "full" in args.steps:
-        full_run(traces, args.out, args.workers)
-    if "ctc" in args.steps:
-        ctc_run(traces, args.out)
+    runs: dict[str, Callable[[], object]] = {
+        "table1": lambda: (write_csv(table1_windows(traces), args.out / "jsspp05_table1.csv"),
+                           write_csv(cleaning_report(traces), args.out / "jsspp05_clean.csv")),
+        "full": lambda: full_run(traces, args.out, args.workers), "ctc": lambda: ctc_run(traces, args.out),
+        "cost": lambda: cost_run(traces, args.out)}
+    for step in STEPS:
+        if step in args.steps:
+            _record_step(step, runs[step], args.out / "jsspp05_steps.csv",
+                         workers=args.workers if step == "full" else 1)
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its finished children (the sweep's workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _record_step(step: str, run: Callable[[], object], path: Path, *, workers: int) -> None:
+    """Run one step and write its wall and CPU seconds, the load average before and after, the date (at the end)
+    and the commit (at the start) into `path` (one row per step; the step's previous row is replaced)."""
+    from fairsched.report.export import write_csv
+
+    commit, load_before, wall, cpu = _commit(), os.getloadavg()[0], time.perf_counter(), _cpu_seconds()
+    run()
+    row = {"step": step, "wall_s": time.perf_counter() - wall, "cpu_s": _cpu_seconds() - cpu, "workers": workers,
+           "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2),
+           "cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+           "commit": commit, "python": platform.python_version()}
+    old = pd.read_csv(path, dtype=str) if path.is_file() else pd.DataFrame(columns=list(row))
+    frame = pd.concat([old[old["step"] != step], pd.DataFrame([row]).astype(str)], ignore_index=True)
+    frame["order"] = frame["step"].map({name: i for i, name in enumerate(STEPS)})
+    write_csv(frame.sort_values("order").drop(columns="order"), path)
+
+
+def _commit() -> str:
+    """The checkout's commit (short hash, ``+`` when the tree has uncommitted changes), or ``unknown``."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 if __name__ == "__main__":

@@ -448,6 +448,13 @@ def _worst_share(what: str) -> Any:
     return render
 
 
+def _mocca_worse(data: Path) -> str:
+    """How often MOCCA scores worse than local (§7.2.6): ``never worse than local`` or the share."""
+    frame = pd.read_csv(data / "tpds11_worst.csv").set_index("what")
+    share = float(frame.loc["instances where MOCCA scores worse than local (%)", "value"])
+    return "never worse than local" if share == 0 else f"worse than local on {fmt(share, 1)} % of the instances"
+
+
 def _swf_variants(column: str, how: str, *, digits: int = 2, percent: bool = False) -> Any:
     """Over the swf generator variants (``tpds11_variants_swf.csv``): the ``range`` (``low–high``) or the ``min``
     of the variants' mean `column`; ``below3`` = the share (%) of their instances where local scores below 3."""
@@ -593,6 +600,7 @@ VALUES = {
     "tpds11-trend-c-ilba": _trend_claim("uni", "mocca+ilba", "falls or flat"),
     "tpds11-m-uni-min-p": _m_p("uni", "any"),
     "tpds11-m-swf-max-p": _m_swf_worst,
+    "tpds11-mocca-worse": _mocca_worse,
     "tpds11-mocca-same": _worst_share("instances where MOCCA scores the same as local (%)"),
     "tpds11-swf-mocca-range": _swf_variants("mocca", "range"),
     "tpds11-swf-ilba-range": _swf_variants("ilba", "range"),

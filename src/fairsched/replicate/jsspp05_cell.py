@@ -94,7 +94,7 @@ class CellResult:
 def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = None) -> CellResult:
     """Prepare the trace (read, clean with P = MaxProcs, first jobs, runtime expansion to the load), simulate, and
     measure every job's strict and relaxed fair-start-time miss and resource-equality deficit."""
-    jobs, figures = _prepare(config)
+    jobs, figures = prepare(config)
     schedule = simulate(jobs, order=config.order, backfill=config.backfill).schedule
     start = schedule["start"].to_numpy(np.float64)
     per_job = {}
@@ -118,7 +118,7 @@ def offered_load_of(jobs: BackfillJobs) -> float:
     return float(np.dot(jobs.run, jobs.procs) / (jobs.n_processors * span))
 
 
-def _prepare(config: Config) -> tuple[BackfillJobs, dict[str, float]]:
+def prepare(config: Config) -> tuple[BackfillJobs, dict[str, float]]:
     """The cell's jobs, the runtime factor, the machine size and the subset's own offered load."""
     path = config.input_paths()[0]
     workload = read_swf(path)

@@ -412,7 +412,7 @@ def width_figure(result: ReplicationResult, metric: str) -> Figure:
         ax.set_xticks(x, labels, fontsize=8)
         ax.set_title(f"{trace}, load {100 * load:g} %", fontsize=10)
         ax.set_xlabel("job width (processors; bins double: log scale; × = 0)")
-        ax.set_ylabel(METRIC_LABELS[metric] + " (symlog)", fontsize=8)
+        ax.set_ylabel(METRIC_LABELS[metric] + ", symlog", fontsize=8)
         ax.grid(axis="y", linewidth=0.4, alpha=0.6)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside right center", fontsize=8)
