@@ -99,3 +99,17 @@ def test_whatif_work_counts_the_queue_and_the_events_of_each_job() -> None:
     queue, events = j5.whatif_work(schedule)
     assert queue.tolist() == [0, 1, 2, 2]  # after job 3's arrival: 1 and 2 wait (3 starts at once)
     assert events.tolist() == [0, 1, 2, 0]  # job 2 waits through the ends at 10 and 12
+
+
+def test_side_of_one_counts_the_loads(tmp_path: Path) -> None:
+    import pandas as pd
+
+    rows = [("T", load, "fcfs", depth, "fst_relaxed", "all", value)
+            for load, easy, conservative in ((0.7, 10.0, 5.0), (0.8, 10.0, 12.0), (0.9, 10.0, 8.0))
+            for depth, value in (("easy", easy), ("conservative", conservative))]
+    pd.DataFrame(rows, columns=["trace", "load", "order", "backfill", "metric", "width", "value"]).to_csv(
+        tmp_path / "jsspp05_full_rows.csv", index=False)
+    side = j5._side("conservative / EASY, FCFS", "fst_relaxed", traces=("T",))
+    assert side(tmp_path) == "less unfair at 2 of the 3 loads"  # ratios 0.5, 1.2, 0.8
+    every_trace = j5._side("conservative / EASY, FCFS", "fst_relaxed")
+    assert every_trace(tmp_path) == "less unfair at 2 of the 3 (trace, load) pairs"

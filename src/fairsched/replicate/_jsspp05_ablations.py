@@ -501,6 +501,25 @@ def _range(pair: str, metric: str, *, traces: tuple[str, ...] | None = None, dig
     return render
 
 
+def _side(pair: str, metric: str, *, traces: tuple[str, ...] | None = None, above: str = "more unfair",
+          below: str = "less unfair") -> Any:
+    """Which side of 1 a ratio of the ratio table falls on, over the loads of `traces` (None: every trace):
+    ``more unfair at every load``, ``less unfair at every load`` or ``more unfair at 4 of the 5 loads``."""
+    def render(data: Path) -> str:
+        frame = _overall(pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str}))
+        if traces is not None:
+            frame = frame[frame["trace"].isin(traces)]
+        ratio = pair_ratios(frame, pair, metric)
+        unit = "load" if traces is not None and len(traces) == 1 else "(trace, load) pair"
+        n_above, n = int((ratio > 1).sum()), len(ratio)
+        if n_above in (0, n):
+            return f"{above if n_above else below} at every {unit}"
+        units = "loads" if unit == "load" else "(trace, load) pairs"
+        return f"{above} at {n_above} of the {n} {units}" if 2 * n_above >= n else \
+            f"{below} at {n - n_above} of the {n} {units}"
+    return render
+
+
 def _wide_range(trace: str, digits: int) -> Any:
     """``low–high`` over the loads of no-guarantee / max(EASY, conservative) for jobs wider than 128 (strict FST,
     mean of the three orders)."""
@@ -701,6 +720,16 @@ CTC_PAPER_JOBS_338, CTC_PAPER_JOBS_430 = CTC_VARIANTS[2][0], CTC_VARIANTS[3][0]
 FULL = ("CTC-SP2",), ("SDSC-BLUE",), ("SDSC-SP2",)
 VALUES = {
     "jsspp05-ng-re": _range("no-guarantee / EASY, FCFS", "re"),
+    "jsspp05-ng-re-side": _side("no-guarantee / EASY, FCFS", "re"),
+    "jsspp05-sjf-strict-side": _side("SJF / FCFS, EASY", "fst_strict"),
+    "jsspp05-sjf-relaxed-side": _side("SJF / FCFS, EASY", "fst_relaxed"),
+    "jsspp05-sjf-re-side": _side("SJF / FCFS, EASY", "re"),
+    "jsspp05-lxf-strict-side": _side("LXF / FCFS, EASY", "fst_strict"),
+    "jsspp05-lxf-relaxed-side": _side("LXF / FCFS, EASY", "fst_relaxed"),
+    "jsspp05-lxf-re-side": _side("LXF / FCFS, EASY", "re"),
+    "jsspp05-cons-relaxed-ctc-side": _side("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[0]),
+    "jsspp05-cons-relaxed-blue-side": _side("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[1]),
+    "jsspp05-cons-relaxed-sp2-side": _side("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[2]),
     "jsspp05-ng-wide-ctc": _wide_range("CTC-SP2", 0),
     "jsspp05-ng-wide-blue": _wide_range("SDSC-BLUE", 1),
     "jsspp05-ng-strict-ctc": _range("no-guarantee / EASY, FCFS", "fst_strict", traces=FULL[0]),
