@@ -42,6 +42,11 @@ def test_figure_claims_by_hand(tmp_path: Path) -> None:
     # runs: k = 2 seed 0 RAND fairer (0 < 1), seed 1 DC fairer, k = 3 seed 0 RAND, seed 1 DC
     assert VALUES["spaa13-runs-rand-dc"](data) == "2 / 2 / 0"
     assert VALUES["spaa13-rr-over-rand"](data) == "1.2"  # 150 / 127.5
+    assert VALUES["spaa13-points-leader-rand-dc"](data) == "DIRECTCONTR"
+    # no Zipf rows and a tie at k = 3: only the points put DIRECTCONTR ahead
+    assert VALUES["spaa13-verdict-reverse"](data) == "by 1 of the three measures above"
+    assert VALUES["spaa13-without-k2-rand-dc"](data) == ("but not without k = 2 (RAND (N=15) 5.0 against "
+                                                         "DIRECTCONTR 5.0)")
 
 
 def test_table_claims_by_hand(tmp_path: Path) -> None:

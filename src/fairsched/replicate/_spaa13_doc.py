@@ -162,6 +162,13 @@ FAR_LESS_FAIR = 2.0  # "ROUNDROBIN is far less fair": its mean at least this man
 def table_conclusions(data: Path) -> str:
     """SPAA'13 §6.3's conclusions, and PPAM'13's DIRECTCONTR-vs-FAIRSHARE one, judged on the paper's own numbers
     and on our means (all points of the figures; each trace of the table) with each split."""
+    traces = list(dict.fromkeys(_table(data)["trace"]))
+    return markdown_table(["conclusion", "paper's numbers", "ours: figs, uniform", f"table ({', '.join(traces)}), "
+                           "uniform", "figs, Zipf", "table, Zipf"], _conclusion_rows(data), "llllll")
+
+
+def _conclusion_rows(data: Path) -> list[list[str]]:
+    """`table_conclusions`' rows: claim, the paper's verdict, ours on figs / table with each split."""
     from fairsched.replicate.spaa13 import PAPER_FIG
 
     frame = _load(data)
@@ -202,8 +209,40 @@ def table_conclusions(data: Path) -> str:
                       for t in traces] if on_table else []
             cells += [verdict(figs) if figs else "—", verdict(tables) if tables else "—"]
         rows.append(cells)
-    return markdown_table(["conclusion", "paper's numbers", "ours: figs, uniform", f"table ({', '.join(traces)}), "
-                           "uniform", "figs, Zipf", "table, Zipf"], rows, "llllll")
+    return rows
+
+
+def verdict_holding(data: Path, claims: tuple[int, ...]) -> str:
+    """"hold": the conclusions (rows of `table_conclusions`) numbered `claims` hold in every judged column; else
+    which do not."""
+    rows = _conclusion_rows(data)
+    failing = [rows[i][0] for i in claims if any(cell not in ("holds", "—") for cell in rows[i][2:])]
+    return "hold" if not failing else "do not all hold (" + "; ".join(failing) + " fails somewhere)"
+
+
+def verdict_where(data: Path, claim: int) -> str:
+    """Where conclusion `claim` holds among figs / table × uniform / Zipf: "on the table (both splits) but not
+    on the figures"."""
+    cells = _conclusion_rows(data)[claim][2:]
+    figs = [cells[0], cells[2]]
+    table = [cells[1], cells[3]]
+
+    def part(name: str, verdicts: list[str]) -> str:
+        held = sum(v == "holds" for v in verdicts)
+        return {2: f"on the {name} with both splits", 0: f"not on the {name}"}.get(held, f"on the {name} with one "
+                                                                                      "split of two")
+    return f"{part('table', table)}, {part('figures', figs)}"
+
+
+def reverse_measures(data: Path, a: str = "RAND (N=15)", b: str = "DIRECTCONTR") -> str:
+    """How many of the three figure measures (both splits' averages, the averages without k = 2, the points) put
+    `b` ahead of `a`, in words."""
+    fig = _figs(_load(data))
+    three = fig[fig["orgs"] >= 3]
+    votes = [all(_mean(fig, b, split=s) < _mean(fig, a, split=s) for s in ("uniform", "zipf")),
+             _mean(three, b) < _mean(three, a), points_leader(data, a, b) == b]
+    return {3: "by all three measures above", 0: "by none of the measures above"}.get(
+        sum(votes), f"by {sum(votes)} of the three measures above")
 
 
 def table_run(data: Path) -> str:
@@ -296,9 +335,6 @@ def main(argv: list[str] | None = None) -> None:
     for path in figures(DATA_DIR).values():
         sys.stdout.write(f"{path}\n")
 
-
-if __name__ == "__main__":
-    main()
 
 
 # ------------------------------------------------------------------------------------------------ prose claims
@@ -425,14 +461,30 @@ def table_cells_worse(data: Path, a: str, b: str) -> str:
 
 
 def contended_pairs(data: Path, split: str, a: str, b: str) -> str:
-    """Per trace: windows where `a` is fairer than `b`, of the windows where they differ: "56 of 70 (LPC-EGEE)"."""
+    """Per trace: windows where `a` is fairer than `b`, of the windows where they differ: "56 of the 70 LPC-EGEE
+    windows"."""
     table = _table(data)
     wide = _wide(table[table["split"] == split], ["trace", "split"])
     parts = []
     for trace, group in wide.groupby("trace", sort=False):
         diff = group[a] - group[b]
-        parts.append(f"{int((diff < -TIE_S).sum())} of the {int((diff.abs() > TIE_S).sum())} on {trace}")
+        parts.append(f"{int((diff < -TIE_S).sum())} of the {int((diff.abs() > TIE_S).sum())} {trace} windows")
     return " and ".join(parts)
+
+
+def points_leader(data: Path, a: str, b: str) -> str:
+    """Which of `a` and `b` is fairer (mean over seeds) at more points of the figures; "neither" on a tie."""
+    fairer_a, fairer_b, _ = (int(n) for n in points_versus(data, a, b).split(" / "))
+    return a if fairer_a > fairer_b else (b if fairer_b > fairer_a else "neither")
+
+
+def without_k2(data: Path, a: str, b: str) -> str:
+    """Whether `b`'s figure average stays below `a`'s without k = 2, with both means."""
+    fig = _figs(_load(data))
+    three = fig[fig["orgs"] >= 3]
+    mean_a, mean_b = _mean(three, a), _mean(three, b)
+    word = "also" if mean_b < mean_a else "but not"
+    return f"{word} without k = 2 ({a} {fmt(mean_a, 1)} against {b} {fmt(mean_b, 1)})"
 
 
 def seeds_per_point(data: Path) -> str:
@@ -494,6 +546,13 @@ VALUES = {
     "spaa13-points-rand-dc": lambda data: points_versus(data, "RAND (N=15)", "DIRECTCONTR"),
     "spaa13-runs-rand-dc": lambda data: runs_versus(data, "RAND (N=15)", "DIRECTCONTR"),
     "spaa13-points-rand75-rand15": lambda data: points_versus(data, "RAND (N=75)", "RAND (N=15)"),
+    "spaa13-verdict-holding": lambda data: verdict_holding(data, (0, 1, 3)),
+    "spaa13-verdict-rand-dc": lambda data: verdict_where(data, 2),
+    "spaa13-verdict-reverse": reverse_measures,
+    "spaa13-points-leader-rand-dc": lambda data: points_leader(data, "RAND (N=15)", "DIRECTCONTR"),
+    "spaa13-without-k2-rand-dc": lambda data: without_k2(data, "RAND (N=15)", "DIRECTCONTR"),
+    "spaa13-paper-dc-over-ours": lambda data: (
+        f"{float(_paper_fig('DIRECTCONTR')) / _mean(_figs(_load(data)), 'DIRECTCONTR'):.1f}"),
 }
 
 
@@ -535,3 +594,7 @@ VALUES.update({
     "spaa13-quick-seeds": lambda data: spec_values("spaa13-figs-quick.toml", "first-window"),
     "spaa13-quick-windows": lambda data: spec_values("spaa13-table-quick.toml", "windows"),
 })
+
+
+if __name__ == "__main__":
+    main()
