@@ -760,7 +760,25 @@ def share_of_paper(data: Path, run: str, variant: str, table: str, policy: str) 
                  for tr in traces])
 
 
+def contended(data: Path, run: str, variant: str, table: str, trace: str = "") -> str:
+    """"n of the m": windows of `table` (one trace, or both) where some policy of `variant` differs from REF."""
+    frame = pd.read_csv(data / run / "ppam13_variants_windows.csv")
+    mine = frame[(frame["variant"] == variant) & (frame["table"] == table) & (frame["policy"] != "REF")]
+    mine = mine[mine["trace"] == trace] if trace else mine
+    per_window = mine.groupby(["trace", "window"])["ratio"].apply(lambda r: bool((r.abs() > TIE_S).any()))
+    return _count(int(per_window.sum()), len(per_window))
+
+
+def fig1_largest_gaps(data: Path, split: str, a: str, b: str, n: int = 3) -> str:
+    """The k of the `n` largest gaps b − a (means over the windows)."""
+    means = _fig1_means(data, split)
+    return _ks((means[b] - means[a]).nlargest(n).index)
+
+
 VALUES.update({
+    "ppam13-main-t1-contended": _on_main(contended, "shipped", "table1"),
+    "ppam13-30-t1-lpc-contended": _on(RUN30, contended, "shipped", "table1", "LPC-EGEE"),
+    "ppam13-fig1-zipf-largest-gaps": lambda data: fig1_largest_gaps(data, "zipf", "DIRECTCONTR", "FAIRSHARE"),
     "ppam13-main-zipf-as-paper": _on_main(as_paper, "zipf"),
     "ppam13-main-t1-rr-share": _on_main(share_of_paper, "shipped", "table1", "ROUNDROBIN"),
     "ppam13-main-t2-lpc-within-2": _on_main(within_factor, "shipped", "table2", "LPC-EGEE"),
