@@ -776,6 +776,9 @@ def fig1_largest_gaps(data: Path, split: str, a: str, b: str, n: int = 3) -> str
 
 
 VALUES.update({
+    "ppam13-main-uniform-rand-ahead": _on_main(fairer_cells, "shipped", "RAND", "FAIRSHARE"),
+    "ppam13-main-zipf-rand-ahead": _on_main(fairer_cells, "zipf", "RAND", "FAIRSHARE"),
+    "ppam13-quick-uniform-fs-ahead-of-rand": _on(QUICK, fairer_cells, "shipped", "FAIRSHARE", "RAND"),
     "ppam13-main-t1-contended": _on_main(contended, "shipped", "table1"),
     "ppam13-30-t1-lpc-contended": _on(RUN30, contended, "shipped", "table1", "LPC-EGEE"),
     "ppam13-fig1-zipf-largest-gaps": lambda data: fig1_largest_gaps(data, "zipf", "DIRECTCONTR", "FAIRSHARE"),
