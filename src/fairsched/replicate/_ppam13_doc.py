@@ -726,6 +726,69 @@ VALUES.update(_run_values(RUN100, "100"))
 VALUES["ppam13-100-run-time"] = _on(RUN100, run_time)
 
 
+def same_as_spaa13(data: Path, run: str) -> str:
+    """"are" when the run's Table 2 means (``shipped`` = uniform, ``zipf``) equal SPAA'13 §6.3.2's for every policy
+    both run (the same windows for the same seed), else "are not"."""
+    spaa = pd.read_csv(data / "spaa13_windows.csv")
+    spaa = spaa[spaa["table"] == "table"]
+    means = _means(data, run)
+    same = []
+    for (trace, split, policy), ratios in spaa.groupby(["trace", "split", "policy"])["ratio"]:
+        key = ({"uniform": "shipped", "zipf": "zipf"}[split], "table2", trace, policy.split(" (")[0])
+        if key in means and "printed" not in policy:
+            same.append(bool(np.isclose(ratios.mean(), means[key], rtol=1e-4)))
+    return "are" if same and all(same) else "are not"
+
+
+VALUES["ppam13-100-same-as-spaa13"] = _on(RUN100, same_as_spaa13)
+
+
+def as_paper(data: Path, run: str, variant: str) -> str:
+    """"18 of the 22": the conclusion checks where `variant` agrees with the paper's own numbers (the "as the
+    paper" column)."""
+    frame = read_variants(data / run)[1].fillna("")
+    keyed = frame.set_index(["variant", "conclusion", "table", "trace"])["holds"].astype(bool)
+    paper, mine = keyed.loc[PAPER_VARIANT], keyed.loc[variant]
+    return _count(int((mine == paper.reindex(mine.index)).sum()), len(mine))
+
+
+def share_of_paper(data: Path, run: str, variant: str, table: str, policy: str) -> str:
+    """`policy`'s mean over the paper's on each trace of `table`: "0.14 (LPC-EGEE) and 0.05 (RICC)"."""
+    means = _means(data, run)
+    traces = [trace for t, trace in _cell_keys(data, run) if t == table]
+    return _and([f"{means[(variant, table, tr, policy)] / means[(PAPER_VARIANT, table, tr, policy)]:.2f} ({tr})"
+                 for tr in traces])
+
+
+def contended(data: Path, run: str, variant: str, table: str, trace: str = "") -> str:
+    """"n of the m": windows of `table` (one trace, or both) where some policy of `variant` differs from REF."""
+    frame = pd.read_csv(data / run / "ppam13_variants_windows.csv")
+    mine = frame[(frame["variant"] == variant) & (frame["table"] == table) & (frame["policy"] != "REF")]
+    mine = mine[mine["trace"] == trace] if trace else mine
+    per_window = mine.groupby(["trace", "window"])["ratio"].apply(lambda r: bool((r.abs() > TIE_S).any()))
+    return _count(int(per_window.sum()), len(per_window))
+
+
+def fig1_largest_gaps(data: Path, split: str, a: str, b: str, n: int = 3) -> str:
+    """The k of the `n` largest gaps b − a (means over the windows)."""
+    means = _fig1_means(data, split)
+    return _ks((means[b] - means[a]).nlargest(n).index)
+
+
+VALUES.update({
+    "ppam13-main-uniform-rand-ahead": _on_main(fairer_cells, "shipped", "RAND", "FAIRSHARE"),
+    "ppam13-main-zipf-rand-ahead": _on_main(fairer_cells, "zipf", "RAND", "FAIRSHARE"),
+    "ppam13-quick-uniform-fs-ahead-of-rand": _on(QUICK, fairer_cells, "shipped", "FAIRSHARE", "RAND"),
+    "ppam13-main-t1-contended": _on_main(contended, "shipped", "table1"),
+    "ppam13-30-t1-lpc-contended": _on(RUN30, contended, "shipped", "table1", "LPC-EGEE"),
+    "ppam13-fig1-zipf-largest-gaps": lambda data: fig1_largest_gaps(data, "zipf", "DIRECTCONTR", "FAIRSHARE"),
+    "ppam13-main-zipf-as-paper": _on_main(as_paper, "zipf"),
+    "ppam13-main-t1-rr-share": _on_main(share_of_paper, "shipped", "table1", "ROUNDROBIN"),
+    "ppam13-main-t2-lpc-within-2": _on_main(within_factor, "shipped", "table2", "LPC-EGEE"),
+    "ppam13-main-t2-ricc-within-2": _on_main(within_factor, "shipped", "table2", "RICC"),
+})
+
+
 def _fairer_across(data: Path, run: str, policy: str, a: str, b: str,
                    table2: bool = False) -> list[tuple[str, str]]:
     """The cells where `policy` is strictly fairer under variant `a` than under variant `b`."""

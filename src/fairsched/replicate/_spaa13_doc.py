@@ -532,6 +532,10 @@ VALUES = {
     "spaa13-printed-75-above-rr": lambda data: above_from(data, "RAND printed (N=75)"),
     "spaa13-paper-rand": lambda data: f"{_paper_fig('RAND (N=15)')} and {_paper_fig('RAND (N=75)')}",
     "spaa13-paper-dc": lambda data: _paper_fig("DIRECTCONTR"),
+    "spaa13-paper-rr": lambda data: _paper_fig("ROUNDROBIN"),
+    "spaa13-paper-rand-15": lambda data: _paper_fig("RAND (N=15)"),
+    "spaa13-paper-rand-75": lambda data: _paper_fig("RAND (N=75)"),
+    "spaa13-table-windows": lambda data: _span(_table(data).groupby(["trace", "split"])["window"].nunique()),
     "spaa13-rand-k3": lambda data: f"{fig_mean(data, 'RAND (N=15)', 3)} and {fig_mean(data, 'RAND (N=75)', 3)}",
     "spaa13-printed-k3": lambda data: (f"{fig_mean(data, 'RAND printed (N=15)', 3)} and "
                                        f"{fig_mean(data, 'RAND printed (N=75)', 3)}"),
