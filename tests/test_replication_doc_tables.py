@@ -145,3 +145,16 @@ def test_networking20_claims_follow_the_rows(tmp_path: Path) -> None:
     rows.to_csv(data / "networking20_rows.csv", index=False)
     assert VALUES["networking20-fifo-direction"](data) == "holds on every claim"
     assert VALUES["networking20-verdict-online-mean-fifo"](data) == "direction only"  # 1.2 against the paper's 3.3
+
+
+def test_openshop_reach_figures_follow_the_reach_file(tmp_path: Path) -> None:
+    """docs/openshop.md's reach table and the shares quoted in its prose come from networking20_reach.csv."""
+    data = _copy_data(tmp_path)
+    reach = pd.read_csv(data / "networking20_reach.csv")
+    reach.loc[reach["algorithm"] == "generalized pba", "exact_vector"] = 0.085
+    reach.to_csv(data / "networking20_reach.csv", index=False)
+    openshop = (ROOT / "docs" / "openshop.md").read_text(encoding="utf-8")
+    assert stale_blocks(openshop, data) == ["networking20-reach", "networking20-reach-generalized-pba"]
+    fresh = render_blocks(openshop, data)
+    assert "<!-- value: networking20-reach-generalized-pba -->8.5<!-- /value --> % of cases" in fresh
+    assert "| generalized pba | linear | 200 | 8.5 | 3.38 | 1 |" in fresh
