@@ -158,3 +158,22 @@ def test_openshop_reach_figures_follow_the_reach_file(tmp_path: Path) -> None:
     fresh = render_blocks(openshop, data)
     assert "<!-- value: networking20-reach-generalized-pba -->8.5<!-- /value --> % of cases" in fresh
     assert "| generalized pba | linear | 200 | 8.5 | 3.38 | 1 |" in fresh
+
+
+def test_sptf_verdicts_are_counted_from_the_ablations(tmp_path: Path) -> None:
+    """The SPTF verdicts of networking20.md and openshop.md: longest-first SPTF's offline mean made 1.7× PBA's turns
+    its one "direction only" into a match."""
+    from fairsched.replicate._networking20_ablations import VALUES
+
+    data = _copy_data(tmp_path)
+    claim = VALUES["networking20-lptf-verdicts"]
+    assert claim(data) == ("matches on 3 of the 4 claims against SPTF, direction only on 1 (average completion time "
+                           "1.7× better than SPTF), no on 0")
+    shortest = VALUES["networking20-sptf-verdicts"](data)
+    assert shortest == "matches on 0 of the 4 claims against SPTF, direction only on 0, no on 4"
+    frame = pd.read_csv(data / "networking20_ablations.csv")
+    at = (frame["group"] == "sptf_reading") & (frame["setting"] == "offline-equal")
+    pba = float(frame.loc[at & (frame["algorithm"] == "pba"), "mean"].iloc[0])
+    frame.loc[at & (frame["algorithm"] == "lptf"), "mean"] = 1.7 * pba
+    frame.to_csv(data / "networking20_ablations.csv", index=False)
+    assert claim(data) == "matches on 4 of the 4 claims against SPTF, direction only on 0, no on 0"

@@ -503,13 +503,21 @@ def _sptf_claims(data: Path, reading: str) -> list[tuple[float, float, str]]:
             for (setting, metric, baseline), c in _claims().items() if baseline == "sptf"]
 
 
-def _lptf_verdict(data: Path) -> str:
-    """How the literal reading (longest first) fares on the paper's claims against SPTF."""
-    claims = _sptf_claims(data, "lptf")
-    wins = sum(ours > 1 for _, ours, _ in claims)
-    match = sum(verdict(paper, ours, kind) == "matches" for paper, ours, kind in claims)
-    beats = "every measure the paper reports" if wins == len(claims) else f"{wins} of the {len(claims)} measures"
-    return f"with it PBA beats SPTF on {beats}, offline and online, and {match} of the {len(claims)} ratios match"
+def _sptf_verdicts(reading: str) -> Any:
+    """The verdicts of the paper's claims against SPTF read as `reading`, counted: ``matches on 3 of the 4 claims
+    against SPTF, direction only on 1 (average completion time 1.7× better than SPTF), no on 0``."""
+    def render(data: Path) -> str:
+        frame = _group(data, "sptf_reading")
+        found = [(c.text, verdict(c.paper, _ratio(frame, setting, metric, reading, c.kind), c.kind))
+                 for (setting, metric, baseline), c in _claims().items() if baseline == "sptf"]
+        parts = []
+        for word in ("matches", "direction only", "no"):
+            texts = [text for text, v in found if v == word]
+            named = f" ({'; '.join(texts)})" if word == "direction only" and texts else ""
+            parts.append(f"{word} on {len(texts)}{named}")
+        parts[0] += f" of the {len(found)} claims against SPTF"
+        return ", ".join(parts)
+    return render
 
 
 def _sptf_loss(data: Path) -> str:
@@ -707,7 +715,8 @@ VALUES = {
     "networking20-online-min-luf": _claim("online-linear", "min", "luf", digits=1),
     "networking20-online-min-fifo": _claim("online-linear", "min", "fifo"),
     "networking20-lptf-offline-mean": _vs(SLICE, "offline-equal", "mean", "lptf", digits=1),
-    "networking20-lptf-verdict": _lptf_verdict,
+    "networking20-lptf-verdicts": _sptf_verdicts("lptf"),
+    "networking20-sptf-verdicts": _sptf_verdicts("sptf"),
     "networking20-sptf-loss": _sptf_loss,
     "networking20-multi-task-online": _multi_task_online,
     "networking20-lptf-vs-fifo": _lptf_vs_fifo,

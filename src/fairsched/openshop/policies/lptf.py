@@ -3,7 +3,10 @@
 §VII defines its SPTF baseline as "we list tasks on each machine in non-increasing order of their processing
 times, and schedule tasks starting from the first task in this list": longest first, although the name says
 shortest first. `sptf` follows the name; this module follows the text, so that both readings can be run side by
-side (docs/replication/networking20.md, "Which SPTF": the literal reading is the one that reproduces Fig. 1).
+side (docs/replication/networking20.md, "Which SPTF", verdicts rendered from the data). Against it PBA wins on
+every claim the paper makes against SPTF, with the paper's ratio on most but not all, whereas shortest first beats
+PBA on all of them; but `lptf` does worse than FIFO, where the paper puts its SPTF between PBA and FIFO, so neither
+reading reproduces Fig. 1 and Fig. 3 as a whole.
 Ties by job arrival (index). Online (§VII-B) the list is updated on arrivals and a running task is never preempted.
 """
 
