@@ -177,3 +177,22 @@ def test_sptf_verdicts_are_counted_from_the_ablations(tmp_path: Path) -> None:
     frame.loc[at & (frame["algorithm"] == "lptf"), "mean"] = 1.7 * pba
     frame.to_csv(data / "networking20_ablations.csv", index=False)
     assert claim(data) == "matches on 4 of the 4 claims against SPTF, direction only on 0, no on 0"
+
+
+def test_tpds11_local_policy_verdicts_follow_the_rows(tmp_path: Path) -> None:
+    """§7.3 split into "barely matter" and "LPT is best", per data set: HF ahead of LPT at 3LB on uni makes LPT's
+    verdict "no" there; HF made worse than every order turns it into a match."""
+    from fairsched.replicate._tpds11_ablations import VALUES
+
+    data = _copy_data(tmp_path)
+    assert VALUES["tpds11-lpt-best-uni"](data) == (
+        "no on uni (3LB: LPT 1.214 behind HF 1.202; 4LB: LPT 1.205 ties with HF 1.205)")
+    assert VALUES["tpds11-lpt-best-swf"](data) == "matches on swf (LPT best at 3LB and 4LB)"
+    assert VALUES["tpds11-policies-spread-uni"](data).startswith("matches on uni (spread 0.051")
+    assert VALUES["tpds11-policies-spread-swf"](data).startswith("direction only on swf (spread 0.065")
+    rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+    hf = (rows["experiment"] == "local-policies") & (rows["dist"] == "uni") & (rows["local_order"] == "hf")
+    rows.loc[hf & (rows["orgs"] == "all"), "mean"] = 1.5
+    rows.to_csv(data / "tpds11_rows.csv", index=False)
+    assert VALUES["tpds11-lpt-best-uni"](data) == "matches on uni (LPT best at 3LB and 4LB)"
+    assert VALUES["tpds11-policies-spread-uni"](data).startswith("direction only on uni (spread 0.295")

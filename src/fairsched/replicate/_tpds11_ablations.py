@@ -361,6 +361,63 @@ def _local_policies_range(dist: str, *, digits: int = 2) -> Any:
     return render
 
 
+# §7.3 (Fig. 10) as the paper states it: every local order and threshold scores 1.24–1.31 on uni, 1.01–1.02 on swf.
+PAPER_POLICIES = {"uni": (1.24, 1.31), "swf": (1.01, 1.02)}
+ORDERS = ("hf", "lpt", "spt", "rnd")
+
+
+def _policies_spread(dist: str) -> Any:
+    """§7.3 "local policies barely matter" on `dist`: ``matches`` when our spread over every order and threshold
+    is at most 1.25 × the paper's (a smaller spread matters even less), else ``direction only``; with both
+    spreads."""
+    def render(data: Path) -> str:
+        rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+        means = rows[(rows["experiment"] == "local-policies") & (rows["dist"] == dist) & (rows["orgs"] == "all")]
+        ours = float(means["mean"].max() - means["mean"].min())
+        low, high = PAPER_POLICIES[dist]
+        word = "matches" if ours <= 1.25 * (high - low) else "direction only"
+        return f"{word} on {dist} (spread {fmt(ours, 3)} against the paper's {fmt(high - low, 2)})"
+    return render
+
+
+def _lpt_best(dist: str) -> Any:
+    """§7.3 "LPT is best" on `dist`, per threshold (3LB, 4LB), means compared at 3 decimals (the table's):
+    ``matches on swf (LPT best at 3LB and 4LB)`` or ``no on uni (3LB: HF 1.202 against LPT 1.214; ...)``."""
+    def render(data: Path) -> str:
+        rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+        part = rows[(rows["experiment"] == "local-policies") & (rows["dist"] == dist) & (rows["orgs"] == "all")]
+        notes, best_everywhere = [], True
+        for threshold in (3, 4):
+            means = part[part["threshold"] == threshold].set_index("local_order")["mean"].round(3)
+            others = means.drop("lpt")
+            rival = str(others.idxmin())
+            if means["lpt"] < others.min():
+                continue
+            best_everywhere = False
+            how = "ties with" if means["lpt"] == others.min() else "behind"
+            notes.append(f"{threshold}LB: LPT {fmt(means['lpt'], 3)} {how} {rival.upper()} {fmt(others.min(), 3)}")
+        if best_everywhere:
+            return f"matches on {dist} (LPT best at 3LB and 4LB)"
+        return f"no on {dist} ({'; '.join(notes)})"
+    return render
+
+
+# §7.2.1: the paper's Pearson correlations of N and local's score; ours "matches" within 0.05 of them.
+PAPER_CORRELATION = {"uni": 0.69, "both": 0.38}
+CORRELATION_MATCH = 0.05
+
+
+def _correlation_verdict(data_set: str) -> Any:
+    """``matches`` (within `CORRELATION_MATCH` of the paper's r), ``direction only`` (same sign) or ``no``."""
+    def render(data: Path) -> str:
+        ours = float(pd.read_csv(data / "tpds11_correlations.csv").set_index("data").loc[data_set, "pearson_r"])
+        paper = PAPER_CORRELATION[data_set]
+        if abs(ours - paper) <= CORRELATION_MATCH:
+            return "matches"
+        return "direction only" if ours * paper > 0 else "no"
+    return render
+
+
 def _optimal(dist: str, algorithm: str) -> Any:
     def render(data: Path) -> str:
         frame = pd.read_csv(data / "tpds11_optimal.csv")
@@ -433,6 +490,42 @@ def _trend_claim(dist: str, algorithm: str, expect: str, orgs: tuple[int, ...] =
     return render
 
 
+# §7.2.4's claims, as the trend section of docs/replication/tpds11.md checks them: (dist, algorithm, expected
+# direction from n = 50 to 500, the N it is claimed for).
+TREND_CLAIMS: tuple[tuple[str, str, str, tuple[int, ...]], ...] = (
+    ("swf", "local", "rises", tpds11.ORGS), ("uni", "local", "rises", (10, 20)),
+    ("swf", "mocca-exp", "rises", tpds11.ORGS), ("swf", "mocca+ilba", "rises", tpds11.ORGS),
+    ("uni", "mocca-exp", "falls or flat", tpds11.ORGS), ("uni", "mocca+ilba", "falls or flat", tpds11.ORGS))
+
+
+def _trend_count(data: Path) -> str:
+    """Over every (claim, N) of `TREND_CLAIMS`: ``matches for 13 of the 22 (claim, N) cases, no for 9``."""
+    frame = pd.read_csv(data / "tpds11_trends.csv")
+    found = []
+    for dist, algorithm, expect, orgs in TREND_CLAIMS:
+        part = frame[(frame["dist"] == dist) & (frame["algorithm"] == algorithm)]
+        found += [_trend_class(part[part["orgs"] == n].set_index("jobs")["mean"]) == expect for n in orgs]
+    return f"matches for {sum(found)} of the {len(found)} (claim, N) cases, no for {len(found) - sum(found)}"
+
+
+M_NO_INFLUENCE_P = 0.05
+
+
+def _m_count(data: Path) -> str:
+    """§7.2.5 over each data set, algorithm and pair of m: ``matches in 10 of the 12 tests (p ≥ 0.05); no for
+    local on swf, m = 128 vs 512 (p = 1.4e-05); ...``."""
+    frame = pd.read_csv(data / "tpds11_m_influence.csv")
+    frame = frame[frame["dist"] != "both"]
+    names = {"local": "local", "mocca-exp": "MOCCA", "mocca+ilba": "MOCCA+ILBA"}
+    bad = frame[frame["p_value"] < M_NO_INFLUENCE_P]
+    text = (f"matches in {len(frame) - len(bad)} of the {len(frame)} tests (p ≥ {M_NO_INFLUENCE_P:g}, one per "
+            "data set, algorithm and pair of m)")
+    if bad.empty:
+        return text
+    return text + "; no for " + "; ".join(f"{names[r.algorithm]} on {r.dist}, m = {r.m_a} vs {r.m_b} "
+                                          f"(p = {r.p_value:.2g})" for r in bad.itertuples())
+
+
 def _m_swf_worst(data: Path) -> str:
     """The largest p-value of local and MOCCA on swf between m = 128 and 512 (both below 0.001 when m matters)."""
     frame = pd.read_csv(data / "tpds11_m_influence.csv")
@@ -500,18 +593,23 @@ def _hetero_cells(data: Path) -> pd.DataFrame:
     return pd.DataFrame({"mean": cells.mean(), "std": cells.std(ddof=0), "var": cells.var(ddof=0)}).reset_index()
 
 
+def _hetero_matching_rows(data: Path, dist: str) -> tuple[list[str], int]:
+    """The (variant, n) rows of `dist` that meet the paper's §7.4 figures for every shape a, and how many rows."""
+    cells = _hetero_cells(data)
+    cells = cells[cells["dist"] == dist]
+    if dist == "uni":
+        low, high, sigma = PAPER_HETERO_UNI
+        ok = (cells["mean"].round(2) >= low) & (cells["mean"].round(2) <= high) & (cells["std"] < sigma)
+    else:
+        ok = (cells["mean"] < 1 + PAPER_HETERO_SWF[0]) & (cells["var"] < PAPER_HETERO_SWF[1])
+    rows = cells.assign(ok=ok).groupby(["variant", "jobs"], sort=False)["ok"].all()
+    return [f"{variant}, n = {jobs}" for (variant, jobs), good in rows.items() if good], len(rows)
+
+
 def _hetero_paper_match(dist: str) -> Any:
     """Which (variant, n) rows meet the paper's §7.4 figures for every shape a: ``variant, n = 500; ...``."""
     def render(data: Path) -> str:
-        cells = _hetero_cells(data)
-        cells = cells[cells["dist"] == dist]
-        if dist == "uni":
-            low, high, sigma = PAPER_HETERO_UNI
-            ok = (cells["mean"].round(2) >= low) & (cells["mean"].round(2) <= high) & (cells["std"] < sigma)
-        else:
-            ok = (cells["mean"] < 1 + PAPER_HETERO_SWF[0]) & (cells["var"] < PAPER_HETERO_SWF[1])
-        rows = cells.assign(ok=ok).groupby(["variant", "jobs"], sort=False)["ok"].all()
-        found = [f"{variant}, n = {jobs}" for (variant, jobs), good in rows.items() if good]
+        found, _ = _hetero_matching_rows(data, dist)
         return "; ".join(found) if found else "no row"
     return render
 
@@ -545,10 +643,10 @@ def _hetero_full(column: str, *, digits: int = 2) -> Any:
     return render
 
 
-def _hetero_no_worse(data: Path) -> str:
+def _hetero_worse_rows(data: Path) -> tuple[list[str], int]:
     """§7.4 "heterogeneity does not worsen ILBA", checked on every row of the variants table (10 instances per cell)
     and of the base run (every n): the rows where the mean at a = 1 (most heterogeneous) exceeds the mean at a = 10
-    by more than the largest standard deviation of the row's cells."""
+    by more than the largest standard deviation of the row's cells, and how many rows there are."""
     rows = [(f"{variant}, n = {jobs}", part.set_index("procs")["mean"].loc[-1],
              part.set_index("procs")["mean"].loc[-10], part["std"].max())
             for (variant, jobs), part in _hetero_cells(data).groupby(["variant", "jobs"], sort=False)]
@@ -558,9 +656,25 @@ def _hetero_no_worse(data: Path) -> str:
               part.set_index("shape")["mean"].loc[10], part["std"].max()) for dist, part in base.groupby("dist")]
     worse = [f"{name} ({fmt(a1, 3)} at a = 1 against {fmt(a10, 3)} at a = 10, σ ≤ {fmt(spread, 3)})"
              for name, a1, a10, spread in rows if a1 - a10 > spread]
+    return worse, len(rows)
+
+
+def _hetero_no_worse(data: Path) -> str:
+    """`_hetero_worse_rows` as a sentence: ``holds in all 14 rows`` or ``holds in 13 of 14 rows; not on ...``."""
+    worse, total = _hetero_worse_rows(data)
     if not worse:
-        return f"holds in all {len(rows)} rows"
-    return f"holds in {len(rows) - len(worse)} of {len(rows)} rows; not on {'; '.join(worse)}"
+        return f"holds in all {total} rows"
+    return f"holds in {total - len(worse)} of {total} rows; not on {'; '.join(worse)}"
+
+
+def _hetero_verdicts(data: Path) -> str:
+    """§7.4 summed up as counts of rows: the direction ("does not worsen", `_hetero_worse_rows`) and the paper's
+    figures (`_hetero_matching_rows`, both data sets)."""
+    worse, total = _hetero_worse_rows(data)
+    found = [_hetero_matching_rows(data, dist) for dist in ("uni", "swf")]
+    matched, rows = sum(len(f) for f, _ in found), sum(n for _, n in found)
+    return (f"does not worsen: matches in {total - len(worse)} of {total} rows, no in {len(worse)}; the paper's "
+            f"figures: matches in {matched} of the {rows} variant rows, no in {rows - matched}")
 
 
 ZIPF_13 = "Zipf exponent s = 1.3"
@@ -615,6 +729,15 @@ VALUES = {
     "tpds11-local-uni-n5": _row("uni", "local", orgs="5", jobs="50-500"),
     "tpds11-threshold-gap": _threshold_gap,
     "tpds11-hetero-no-worse": _hetero_no_worse,
+    "tpds11-hetero-verdicts": _hetero_verdicts,
+    "tpds11-policies-spread-uni": _policies_spread("uni"),
+    "tpds11-policies-spread-swf": _policies_spread("swf"),
+    "tpds11-lpt-best-uni": _lpt_best("uni"),
+    "tpds11-lpt-best-swf": _lpt_best("swf"),
+    "tpds11-correlation-verdict-uni": _correlation_verdict("uni"),
+    "tpds11-correlation-verdict-both": _correlation_verdict("both"),
+    "tpds11-trend-count": _trend_count,
+    "tpds11-m-count": _m_count,
     "tpds11-hetero-uni-match": _hetero_paper_match("uni"),
     "tpds11-hetero-swf-match": _hetero_paper_match("swf"),
     "tpds11-hetero-uni-fit500-mean": _hetero_range("uni", "mean", variant="uni, q ≤ the smallest cluster", jobs=500),
