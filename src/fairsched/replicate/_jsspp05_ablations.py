@@ -520,6 +520,27 @@ def _side(pair: str, metric: str, *, traces: tuple[str, ...] | None = None, abov
     return render
 
 
+def _pair_verdicts(pair: str, metric: str, claim: str) -> Any:
+    """A §5 claim checked at every (trace, load) pair of the full run, on the project's verdict scale. ``claim``:
+    ``above`` (the first policy more unfair: ratio > 1), ``not above`` (ratio ≤ 1) or ``same`` (within 10 % of 1,
+    `verdict`'s rule for "almost the same"). ``matches at every (trace, load) pair``, ``matches at 11 of the 15
+    (trace, load) pairs, no at 4`` or ``no at every (trace, load) pair``."""
+    from fairsched.replicate._networking20_ablations import verdict
+
+    def render(data: Path) -> str:
+        ratio = pair_ratios(_overall(pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str})), pair, metric)
+        if claim == "same":
+            good = sum(verdict(1.0, float(r), "same") == "matches" for r in ratio)
+        else:
+            good = int((ratio > 1).sum() if claim == "above" else (ratio <= 1).sum())
+        if good == len(ratio):
+            return "matches at every (trace, load) pair"
+        if good == 0:
+            return "no at every (trace, load) pair"
+        return f"matches at {good} of the {len(ratio)} (trace, load) pairs, no at {len(ratio) - good}"
+    return render
+
+
 def _wide_range(trace: str, digits: int) -> Any:
     """``low–high`` over the loads of no-guarantee / max(EASY, conservative) for jobs wider than 128 (strict FST,
     mean of the three orders)."""
@@ -679,10 +700,10 @@ def _rho_rows(data: Path, metrics: tuple[str, ...], schemes: tuple[str, ...]) ->
 
 def _rho_verdict(metric: str) -> Any:
     """``matches`` when, with the default (interleaved) subsets, our lowest ρ is within `RHO_SLACK` of the paper's on
-    both traces; else ``does not match``."""
+    both traces; else ``no``."""
     def render(data: Path) -> str:
         rows = _rho_rows(data, (metric,), ("interleaved",))
-        return "matches" if all(gap >= -RHO_SLACK for *_, gap in rows) else "does not match"
+        return "matches" if all(gap >= -RHO_SLACK for *_, gap in rows) else "no"
     return render
 
 
@@ -727,6 +748,13 @@ VALUES = {
     "jsspp05-lxf-strict-side": _side("LXF / FCFS, EASY", "fst_strict"),
     "jsspp05-lxf-relaxed-side": _side("LXF / FCFS, EASY", "fst_relaxed"),
     "jsspp05-lxf-re-side": _side("LXF / FCFS, EASY", "re"),
+    "jsspp05-lxf-re-same": _pair_verdicts("LXF / FCFS, EASY", "re", "same"),
+    "jsspp05-ng-re-above": _pair_verdicts("no-guarantee / EASY, FCFS", "re", "above"),
+    "jsspp05-sjf-strict-above": _pair_verdicts("SJF / FCFS, EASY", "fst_strict", "above"),
+    "jsspp05-sjf-relaxed-above": _pair_verdicts("SJF / FCFS, EASY", "fst_relaxed", "above"),
+    "jsspp05-sjf-re-not-above": _pair_verdicts("SJF / FCFS, EASY", "re", "not above"),
+    "jsspp05-sjf-re-same": _pair_verdicts("SJF / FCFS, EASY", "re", "same"),
+    "jsspp05-cons-re-same": _pair_verdicts("conservative / EASY, FCFS", "re", "same"),
     "jsspp05-cons-relaxed-ctc-side": _side("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[0]),
     "jsspp05-cons-relaxed-blue-side": _side("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[1]),
     "jsspp05-cons-relaxed-sp2-side": _side("conservative / EASY, FCFS", "fst_relaxed", traces=FULL[2]),
@@ -782,6 +810,8 @@ VALUES = {
     "jsspp05-paper-rho-blue-relaxed": _paper_rho("SDSC-BLUE", "fst_relaxed"),
     "jsspp05-paper-rho-blue-re": _paper_rho("SDSC-BLUE", "re"),
     "jsspp05-rho-verdict-strict": _rho_verdict("fst_strict"),
+    "jsspp05-rho-verdict-relaxed": _rho_verdict("fst_relaxed"),
+    "jsspp05-rho-verdict-re": _rho_verdict("re"),
     "jsspp05-rho-no-scheme": _rho_no_scheme,
     "jsspp05-rho-capped": _rho_capped,
     "jsspp05-ctc-depths": _ctc_depths,
