@@ -43,23 +43,16 @@ import pandas as pd
 from fairsched.backfill.fairness import WIDTH_BINS, width_bin
 from fairsched.replicate import jsspp05
 from fairsched.replicate._doc_tables import fmt, markdown_table
+from fairsched.replicate.jsspp05 import PAPER_TABLE2
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 
 __all__ = ["CTC_VARIANTS", "PAPER_TABLE1", "PAPER_TABLE2", "SCHEMES", "TABLES", "table1_windows"]
 
-# JSSPP'05 Table 1 (jobs per width bin) and Table 2 (Spearman rho, subsets 0..9), as printed; "SDSC" is SDSC Blue
-# (the trace §4 says it shows, beside CTC).
+# JSSPP'05 Table 1 (jobs per width bin), as printed; "SDSC" is SDSC Blue (the trace §4 says it shows, beside CTC).
+# Table 2 is `jsspp05.PAPER_TABLE2`.
 PAPER_TABLE1: dict[str, tuple[int, ...]] = {"CTC-SP2": (2209, 435, 722, 487, 609, 309, 157, 45, 30),
                                             "SDSC-BLUE": (3, 0, 0, 2489, 653, 569, 616, 396, 277)}
-PAPER_TABLE2: dict[tuple[str, str], tuple[float, ...]] = {
-    ("CTC-SP2", "fst_strict"): (0.96, 0.97, 0.93, 0.93, 0.95, 0.94, 0.97, 0.96, 0.98, 0.94),
-    ("CTC-SP2", "fst_relaxed"): (0.96, 0.95, 0.87, 0.76, 0.85, 0.83, 0.96, 0.97, 0.91, 0.95),
-    ("CTC-SP2", "re"): (0.96, 0.97, 0.89, 0.88, 0.88, 0.91, 0.98, 0.97, 0.95, 0.96),
-    ("SDSC-BLUE", "fst_strict"): (0.95, 0.98, 0.97, 0.97, 0.97, 0.96, 0.97, 0.99, 0.94, 0.85),
-    ("SDSC-BLUE", "fst_relaxed"): (0.91, 0.96, 0.96, 0.98, 0.97, 0.95, 0.96, 0.98, 0.88, 0.74),
-    ("SDSC-BLUE", "re"): (0.93, 0.98, 0.96, 0.98, 0.97, 0.98, 0.95, 0.97, 0.93, 0.76),
-}
 FULL_TRACES = ("CTC-SP2", "SDSC-BLUE", "SDSC-SP2")
 CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jsspp05_cell.Config`
     ("338 processors, first 5,000", {}),
