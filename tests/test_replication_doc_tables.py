@@ -139,11 +139,14 @@ def test_networking20_claims_follow_the_rows(tmp_path: Path) -> None:
 
     data = _copy_data(tmp_path)
     assert VALUES["networking20-fifo-direction"](data) == "holds on 7 of the 8 claims"  # online mean delay: 0.95
+    assert VALUES["networking20-online-linear-verdicts"](data) == (
+        "matches on 1 of the 4 claims (utility deviation 1.3× lower than FIFO's), direction only on 3, no on 0")
     rows = pd.read_csv(data / "networking20_rows.csv")
     rows.loc[(rows["setting"] == "online-equal") & (rows["metric"] == "mean") & (rows["baseline"] == "fifo"),
              "ours"] = 1.2
     rows.to_csv(data / "networking20_rows.csv", index=False)
     assert VALUES["networking20-fifo-direction"](data) == "holds on every claim"
+    assert VALUES["networking20-fifo-verdicts"](data).endswith("direction only on 5, no on 0")  # was 4 and 1
     assert VALUES["networking20-verdict-online-mean-fifo"](data) == "direction only"  # 1.2 against the paper's 3.3
 
 

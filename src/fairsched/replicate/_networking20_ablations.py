@@ -624,6 +624,28 @@ def _verdict(setting: str, metric: str, baseline: str) -> Any:
     return render
 
 
+def _verdict_count(*, setting: str | None = None, baseline: str | None = None, name: str = "matches") -> Any:
+    """The verdicts of the paper's claims in `networking20_rows.csv` (restricted to `setting` and / or `baseline`),
+    counted: ``matches on 1 of the 4 claims (utility deviation 1.3× lower than FIFO's), direction only on 3, no on
+    0``; the claims with verdict `name` are named."""
+    def render(data: Path) -> str:
+        rows = pd.read_csv(data / "networking20_rows.csv")
+        if setting is not None:
+            rows = rows[rows["setting"] == setting]
+        if baseline is not None:
+            rows = rows[rows["baseline"] == baseline]
+        found = [(r.claim, verdict(r.paper, r.ours, _claims()[r.setting, r.metric, r.baseline].kind))
+                 for r in rows.itertuples()]
+        parts = []
+        for word in ("matches", "direction only", "no"):
+            texts = [claim for claim, v in found if v == word]
+            named = f" ({'; '.join(texts)})" if word == name and texts and len(texts) < len(found) else ""
+            parts.append(f"{word} on {len(texts)}{' of the ' + str(len(found)) + ' claims' if not parts else ''}"
+                         f"{named}")
+        return ", ".join(parts)
+    return render
+
+
 def _fifo_direction(data: Path) -> str:
     """On how many of the paper's claims against FIFO PBA is better, as the paper says."""
     rows = pd.read_csv(data / "networking20_rows.csv")
@@ -739,6 +761,9 @@ VALUES = {
     "networking20-verdict-online-q4-fifo": _verdict("online-equal", "q4_mean", "fifo"),
     "networking20-verdict-online-mean-fifo": _verdict("online-equal", "mean", "fifo"),
     "networking20-fifo-direction": _fifo_direction,
+    "networking20-fifo-verdicts": _verdict_count(baseline="fifo"),
+    "networking20-online-linear-verdicts": _verdict_count(setting="online-linear"),
+    "networking20-offline-linear-verdicts": _verdict_count(setting="offline-linear", name="no"),
     "networking20-tau-same-mean": _tau_same_mean,
 }
 
