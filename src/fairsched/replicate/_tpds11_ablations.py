@@ -9,8 +9,9 @@ Steps, each writing ``docs/replication/data/tpds11_*.csv``:
   (§7.2.2), and the heterogeneous grids (§7.4) with and without n = 10;
 * ``swf``, ``local``, ``hetero`` (2–30 min each on a loaded machine): instance-generator variants (`VARIANTS`,
   `HETERO_VARIANTS`: plain data, a name and overrides), 10 instances per (dist, N, n, m) instead of 50, scored by
-  local (HF), MOCCA and MOCCA+ILBA — for the swf gap (sizes scaled to m or not, q < m, run-time tail, n), the
-  local-HF gap at N = 10/20 (local order, owner assignment, widths) and §7.4 (which cluster a job must fit).
+  local (HF), MOCCA and MOCCA+ILBA — for the swf gap (sizes scaled to m or not, q < m, run-time tail, fewer jobs,
+  n per organization), the local-HF gap at N = 10/20 (local order, owner assignment, widths) and §7.4 (which
+  cluster a job must fit).
 
 Regenerate::
 
@@ -52,7 +53,7 @@ class Variant:
     """Instances of `dist` with `overrides`: ``local_order`` (hf, lpt, spt, rnd), ``owners`` ("iid" Zipf draws or
     "expected": the Zipf shares rounded, largest remainder), ``lublin_scaled`` (sizes scaled to m, else the
     model's 128-processor system capped at m), ``strict_width`` (q < m, "smaller than m"), ``jobs`` (the n
-    values)."""
+    values), ``per_org`` (n jobs per organization instead of n in all)."""
 
     group: str
     name: str
@@ -60,6 +61,7 @@ class Variant:
     overrides: Mapping[str, Any] = field(default_factory=dict)
 
 
+SWF_FEWER_JOBS = "far fewer jobs: n = 10 and 50 only"
 VARIANTS: tuple[Variant, ...] = (
     Variant("swf", "ours: sizes scaled to m, q ≤ m", "swf"),
     Variant("swf", "sizes scaled to m, q < m", "swf", {"strict_width": True}),
@@ -69,6 +71,10 @@ VARIANTS: tuple[Variant, ...] = (
     # log p <= 10 (p <= 6.1 h) instead of 12: wide jobs draw log p from the long-job Gamma (mean 9.97, sd 0.39)
     # only, so a cap below ~9.5 would redraw them forever
     Variant("swf", "lighter run-time tail (p ≤ e^10 s ≈ 6 h)", "swf", {"max_log_runtime": 10.0}),
+    # the number of jobs per organization (the doc's "far fewer jobs" explanation of the swf gap): the same
+    # generator with only the small n of the grid, and n read as jobs per organization (N·n in all)
+    Variant("swf-jobs", SWF_FEWER_JOBS, "swf", {"jobs": (10, 50)}),
+    Variant("swf-jobs", "n jobs per organization (N·n in all)", "swf", {"per_org": True}),
     Variant("local", "ours: HF, i.i.d. Zipf owners", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20)}),
     Variant("local", "LPT local order", "uni", {"jobs": (50, 100, 500), "orgs": (2, 5, 10, 20), "local_order": "lpt"}),
     Variant("local", "expected Zipf shares (no draw)", "uni",
@@ -549,16 +555,43 @@ def _mocca_worse(data: Path) -> str:
 
 
 def _swf_variants(column: str, how: str, *, digits: int = 2, percent: bool = False) -> Any:
-    """Over the swf generator variants (``tpds11_variants_swf.csv``): the ``range`` (``low–high``) or the ``min``
-    of the variants' mean `column`; ``below3`` = the share (%) of their instances where local scores below 3."""
+    """Over the swf generator variants of group ``swf`` (``tpds11_variants_swf.csv``, without the job-count ones):
+    the ``range`` (``low–high``) or the ``min`` of the variants' mean `column`; ``below3`` = the share (%) of their
+    instances where local scores below 3."""
     def render(data: Path) -> str:
         frame = pd.read_csv(data / "tpds11_variants_swf.csv")
+        frame = frame[frame["group"] == "swf"]  # the readings of "adjusted", not the job-count variants
         if how == "below3":
             return fmt(100 * float((frame["local"] < 3).mean()), 0)
         means = frame.groupby("variant", sort=False)[column].mean() * (100 if percent else 1)
         if how == "min":
             return fmt(float(means.min()), digits)
         return f"{fmt(float(means.min()), digits)}–{fmt(float(means.max()), digits)}"
+    return render
+
+
+# §7.2.2: the paper's swf means of MOCCA and MOCCA+ILBA.
+PAPER_SWF = {"mocca": 1.16, "ilba": 1.03}
+
+
+def _swf_jobs_verdict(variant: str) -> Any:
+    """A job-count variant of the swf generator against the paper's swf means (`PAPER_SWF`): ``matches`` when MOCCA
+    and MOCCA+ILBA are both within two standard errors of the paper's, ``direction only`` when both are closer to
+    it than our default generator's, else ``no``; with the means."""
+    def render(data: Path) -> str:
+        frame = pd.read_csv(data / "tpds11_variants_swf.csv")
+        part, ours = frame[frame["variant"] == variant], frame[frame["variant"] == frame["variant"].iloc[0]]
+        means = {c: float(part[c].mean()) for c in PAPER_SWF}
+        errors = {c: float(part[c].std(ddof=1) / math.sqrt(len(part))) for c in PAPER_SWF}
+        if all(abs(means[c] - PAPER_SWF[c]) <= 2 * errors[c] for c in PAPER_SWF):
+            word = "matches"
+        elif all(abs(means[c] - PAPER_SWF[c]) < abs(ours[c].mean() - PAPER_SWF[c]) for c in PAPER_SWF):
+            word = "direction only"
+        else:
+            word = "no"
+        return (f"{word} (MOCCA {fmt(means['mocca'], 3)} ± {fmt(2 * errors['mocca'], 3)}, MOCCA+ILBA "
+                f"{fmt(means['ilba'], 3)} ± {fmt(2 * errors['ilba'], 3)}; paper {fmt(PAPER_SWF['mocca'])} and "
+                f"{fmt(PAPER_SWF['ilba'])})")
     return render
 
 
@@ -722,6 +755,8 @@ VALUES = {
     "tpds11-swf-moved-range": _swf_variants("mocca_moved", "range", digits=0, percent=True),
     "tpds11-swf-local-range": _swf_variants("local", "range", digits=1),
     "tpds11-swf-local-below3": _swf_variants("local", "below3"),
+    "tpds11-swf-fewer-jobs": _swf_jobs_verdict(SWF_FEWER_JOBS),
+    "tpds11-swf-per-org": _swf_jobs_verdict("n jobs per organization (N·n in all)"),
     "tpds11-curve-swf-mocca-n10": _curve("swf", "mocca-exp", "n", 10),
     "tpds11-curve-swf-mocca-n50": _curve("swf", "mocca-exp", "n", 50),
     "tpds11-curve-swf-mocca-n500": _curve("swf", "mocca-exp", "n", 500),
@@ -776,8 +811,8 @@ def main(argv: list[str] | None = None) -> None:
         for stem, frame in analyses(result.scores).items():
             write_csv(frame, args.out / f"{stem}.csv")
     for group in ("swf", "local"):
-        if group in args.steps:
-            chosen = tuple(v for v in VARIANTS if v.group == group)
+        if group in args.steps:  # the swf file also holds the job-count variants ("swf-jobs", listed last)
+            chosen = tuple(v for v in VARIANTS if v.group in (group, f"{group}-jobs"))
             write_csv(run_variants(chosen), args.out / f"tpds11_variants_{group}.csv")
     if "hetero" in args.steps:
         write_csv(run_variants(HETERO_VARIANTS), args.out / "tpds11_hetero_variants.csv")
