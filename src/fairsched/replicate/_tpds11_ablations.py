@@ -7,7 +7,7 @@ Steps, each writing ``docs/replication/data/tpds11_*.csv``:
   the §7.2.4 trends, §7.2.5 (m has no influence: Welch's t-test between m values), §7.2.6 (the worst local score,
   how often MOCCA scores worst), the §7.2.1 correlations between N and local's score, the share of optimal scores
   (§7.2.2), and the heterogeneous grids (§7.4) with and without n = 10;
-* ``swf``, ``local``, ``hetero`` (2–30 min each on a loaded machine): instance-generator variants (`VARIANTS`,
+* ``swf``, ``local``, ``hetero``: instance-generator variants (`VARIANTS`,
   `HETERO_VARIANTS`: plain data, a name and overrides), 10 instances per (dist, N, n, m) instead of 50, scored by
   local (HF), MOCCA and MOCCA+ILBA — for the swf gap (sizes scaled to m or not, q < m, run-time tail, fewer jobs,
   n per organization), the local-HF gap at N = 10/20 (local order, owner assignment, widths) and §7.4 (which
