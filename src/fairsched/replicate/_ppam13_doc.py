@@ -33,11 +33,13 @@ import pandas as pd
 from fairsched.replicate.ppam13_variants import _ROLES as ROLES
 from fairsched.replicate.ppam13_variants import PAPER_VARIANT, VARIANTS
 
-__all__ = ["TABLES", "VALUES", "k_markdown", "read_variants", "variants_markdown", "write_run_info"]
+__all__ = ["TABLES", "VALUES", "figures", "k_markdown", "read_variants", "variants_markdown", "write_run_info"]
 
 QUICK, H8, RUN30, RUN100, FIG1 = ("ppam13_variants_quick", "ppam13_h8", "ppam13_variants_30", "ppam13_variants_100",
                                   "ppam13_fig1")
 RUN_INFO = "run.csv"
+IMG_DIR = Path("docs/img")
+FIG1_IMG = "ppam13_fig1.png"
 CLOSE = 0.10  # "close": within 10 % of the larger of two means
 TIE_S = 1e-9  # means within this many seconds are equal
 
@@ -132,6 +134,36 @@ def _fig1(data: Path) -> pd.DataFrame:
 
 def _fig1_table(data: Path) -> str:
     return k_markdown(_fig1(data))
+
+
+def figures(data: Path, out_dir: Path = IMG_DIR) -> dict[str, Path]:
+    """Draw `FIG1_IMG` (Δψ/p_tot against k, one panel per split, symmetric-log axis so that a policy matching REF
+    exactly is drawn at 0) from Fig. 1's ``ppam13_fig1_table.csv``; same data, same bytes (PNG carries no
+    date)."""
+    from fairsched._io import atomic_write
+    from fairsched.replicate._online_windows import k_figure
+
+    rows = _fig1(data)
+    windows = ", ".join(map(str, sorted(rows["windows"].unique())))
+    lengths = ", ".join(f"{length:.0e}".replace("e+0", "·10^") for length in sorted(rows["window_length"].unique()))
+    figure = k_figure(rows.astype(object).where(rows.notna(), None).to_dict("records"),
+                      f"PPAM'13 Fig. 1: Δψ/p_tot against k (LPC-EGEE, {windows} windows of {lengths} s)")
+    path = Path(out_dir) / FIG1_IMG
+    with atomic_write(path, "wb") as handle:
+        figure.savefig(handle, format="png", dpi=90, bbox_inches="tight")
+    return {FIG1_IMG: path}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m fairsched.replicate._ppam13_doc``: draw the doc's figures from the shipped result files."""
+    import argparse
+    import sys
+
+    from fairsched.replicate._doc_tables import DATA_DIR
+
+    argparse.ArgumentParser(description=main.__doc__).parse_args(argv)
+    for path in figures(DATA_DIR).values():
+        sys.stdout.write(f"{path}\n")
 
 
 # ------------------------------------------------------------------------------------------------ text helpers
@@ -794,3 +826,7 @@ def _fairer_across(data: Path, run: str, policy: str, a: str, b: str,
     """The cells where `policy` is strictly fairer under variant `a` than under variant `b`."""
     means, cells = _means(data, run), _cell_keys(data, run)
     return [c for c in (_table2(cells) if table2 else cells) if means[(a, *c, policy)] < means[(b, *c, policy)] - TIE_S]
+
+
+if __name__ == "__main__":
+    main()
