@@ -197,6 +197,28 @@ def test_replication_script_would_run(where: str, block: str) -> None:
     assert script_problems(block, where) == [], where
 
 
+def _variants_run(block: str) -> tuple[tuple[str, ...], Path] | None:
+    """(variant names, out_dir) of a block that runs a chosen list of PPAM'13 variants (``v.name in (...)``)."""
+    tree = ast.parse(block)
+    names = [tuple(e.value for e in node.comparators[0].elts) for node in ast.walk(tree)
+             if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
+             and ast.unparse(node.left) == "v.name" and isinstance(node.comparators[0], ast.Tuple)]
+    out = [node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+           and ast.unparse(node.func) == "Path" and node.args and isinstance(node.args[0], ast.Constant)]
+    return (names[0], ROOT / out[0]) if names and out else None
+
+
+def test_variant_scripts_list_the_variants_shipped() -> None:
+    """A command shown for a variants run names exactly the variants whose rows its directory ships."""
+    import pandas as pd
+
+    runs = [(where, run) for where, block in replication_scripts() if (run := _variants_run(block)) is not None]
+    assert len(runs) >= 2
+    for where, (names, out_dir) in runs:
+        shipped = tuple(dict.fromkeys(pd.read_csv(out_dir / "ppam13_variants_cells.csv")["variant"]))
+        assert names == shipped, f"{where}: the command runs {names}, {out_dir.name} ships {shipped}"
+
+
 def test_script_check_can_fail() -> None:
     unguarded = ("from fairsched.replicate import ppam13\n"
                  "ppam13.run(ppam13.PPAM13Config(jobs=2, out_dir=Path('x')))\n")

@@ -407,17 +407,25 @@ def fairer_cells(data: Path, run: str, variant: str, a: str, b: str, table2: boo
     return _cells_phrase(_fairer(_means(data, run), variant, a, b, cells, margin), cells)
 
 
-def ref_rules(data: Path, run: str) -> str:
+def ref_rules(data: Path, run: str, listed: int = 3) -> str:
     """How REF's literal rule compares with the lookahead rule window by window (the ``REF`` rows of the
-    ``ref literal`` variant: the lookahead REF measured against the literal one)."""
+    ``ref literal`` variant: the lookahead REF measured against the literal one). Up to `listed` differing
+    windows are named; more are counted per cell, with the largest difference and where it is."""
     frame = pd.read_csv(data / run / "ppam13_variants_windows.csv")
     ref = frame[(frame["variant"] == "ref literal") & (frame["policy"] == "REF")]
     differ = ref[ref["ratio"].abs() > TIE_S]
     text = f"{_count(len(ref) - len(differ), len(ref))} (table, trace, window) runs"
-    if len(differ):
+    if 0 < len(differ) <= listed:
         where = _and([f"{_cell_name(r.table, r.trace)}, window {r.window}" for r in differ.itertuples()])
         text += (f"; in the other{'s' if len(differ) > 1 else ''} ({where}) the two REF schedules are "
                  f"{differ['ratio'].abs().max():.2g} s apart in Δψ/p_tot")
+    elif len(differ):
+        counts = differ.groupby(["table", "trace"], sort=False).size()
+        per_cell = _and([f"{n} on {_cell_name(table, trace)}" for (table, trace), n in counts.items()])
+        worst = differ.loc[differ["ratio"].abs().idxmax()]
+        text += (f"; in the other {len(differ)} ({per_cell}) the two REF schedules are at most "
+                 f"{abs(worst['ratio']):.2g} s apart in Δψ/p_tot ({_cell_name(worst['table'], worst['trace'])}, "
+                 f"window {worst['window']})")
     return text
 
 
