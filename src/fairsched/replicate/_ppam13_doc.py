@@ -5,7 +5,8 @@ renders the doc's ``<!-- table: NAME -->`` blocks and ``<!-- value: NAME -->`` n
 
 * ``ppam13_variants_quick``: the ablation grid, ``fairsched replicate ppam13 --quick --variants --out DIR``;
 * ``ppam13_h8``: hypothesis 8, ``run_variants(PPAM13Config(quick=True, out_dir=DIR), HYPOTHESIS_8)``;
-* ``ppam13_variants_30``, ``ppam13_variants_100``: the variants that matter on 30 and 100 windows,
+* ``ppam13_variants_30``, ``ppam13_variants_100``: the variants that matter on 30 and 100 windows (100: also the
+  Zipf exponents 1 and 2 and REF's literal rule),
   ``run_variants(PPAM13Config(windows=N, jobs=2, out_dir=DIR), chosen)``; ``ppam13_variants_100/run.csv`` holds
   the run's wall and CPU time (`write_run_info`);
 * ``ppam13_fig1``: Fig. 1, ``run_fig1(PPAM13Config(windows=10, jobs=2, splits=("uniform", "zipf"),
@@ -246,12 +247,63 @@ def fs_ahead_uniform(data: Path, run: str) -> str:
     return _cells_phrase(hits, cells)
 
 
-def dc_ahead_every_zipf(data: Path, run: str) -> str:
-    """Table 2 cells where DIRECTCONTR is fairer than FAIRSHARE under every Zipf exponent of the run."""
-    means, cells = _means(data, run), _table2(_cell_keys(data, run))
+def dc_ahead_every_zipf(data: Path, run: str, table2: bool = True) -> str:
+    """Table 2 cells (every cell: `table2` False) where DIRECTCONTR is fairer than FAIRSHARE under every Zipf
+    exponent of the run."""
+    means, cells = _means(data, run), _cell_keys(data, run)
+    cells = _table2(cells) if table2 else cells
     hits = [c for c in cells if all(c in _fairer(means, v, "DIRECTCONTR", "FAIRSHARE", cells)
                                     for v in _zipf_variants(means))]
     return _cells_phrase(hits, cells)
+
+
+def rand_most_fair_every_zipf(data: Path, run: str) -> str:
+    """Cells where RAND is the most fair policy (conclusion (i)) under every Zipf exponent of the run."""
+    cells = _cell_keys(data, run)
+    zipf = _zipf_variants(_means(data, run))
+    return _cells_phrase([c for c in cells if all(c in _holding(data, run, v, "i") for v in zipf)], cells)
+
+
+def turned_cells(data: Path, run: str, variant: str) -> str:
+    """The cells where `variant` puts DIRECTCONTR ahead of FAIRSHARE while the shipped set-up has it behind."""
+    means, cells = _means(data, run), _cell_keys(data, run)
+    behind = [c for c in cells if c not in _fairer(means, "shipped", "DIRECTCONTR", "FAIRSHARE", cells)]
+    return _cells_phrase(_fairer(means, variant, "DIRECTCONTR", "FAIRSHARE", behind), cells)
+
+
+def same_checks(data: Path, run: str, a: str, b: str) -> str:
+    """"all 22": the conclusion checks where variants `a` and `b` agree."""
+    frame = read_variants(data / run)[1].fillna("")
+    keyed = frame.set_index(["variant", "conclusion", "table", "trace"])["holds"].astype(bool)
+    mine, other = keyed.loc[a], keyed.loc[b]
+    return _count(int((mine == other.reindex(mine.index)).sum()), len(mine))
+
+
+def t2_direction(data: Path, run: str) -> str:
+    """"stays" when DIRECTCONTR is fairer than FAIRSHARE on every Table 2 cell under every Zipf exponent, else
+    "does not stay"."""
+    cells = _table2(_cell_keys(data, run))
+    return "stays" if dc_ahead_every_zipf(data, run) == _cells_phrase(cells, cells) else "does not stay"
+
+
+def zipf_runs_agree(data: Path, run: str, other: str, table: str | None = None) -> str:
+    """"the same" when runs `run` and `other` put DIRECTCONTR ahead of FAIRSHARE under every Zipf exponent in the
+    same cells (of `table` only, if given) and, unless `table` is Table 1, find "clearly" (vii) for the same
+    exponents; else "not the same"."""
+    def where(name: str) -> list[tuple[str, str]]:
+        means, cells = _means(data, name), _cell_keys(data, name)
+        cells = [c for c in cells if table is None or c[0] == table]
+        return [c for c in cells if all(c in _fairer(means, v, "DIRECTCONTR", "FAIRSHARE", cells)
+                                        for v in _zipf_variants(means))]
+
+    same = where(run) == where(other) and (table == "table1"  # (vii), "clearly", is a Table 2 conclusion
+                                           or clearly_exponents(data, run) == clearly_exponents(data, other))
+    return "the same" if same else "not the same"
+
+
+def zipf_exponents(data: Path, run: str) -> str:
+    """The Zipf exponents a run tried: "1, 1.4267 and 2"."""
+    return _and([f"{s:g}" for s in sorted(_zipf_s(v) for v in _zipf_variants(_means(data, run)))])
 
 
 def dc_ahead_zipf(data: Path, run: str, table2: bool = False) -> str:
@@ -682,14 +734,8 @@ VALUES: dict[str, Renderer] = {
     "ppam13-uniform-spread-8192": lambda data: uniform_spread(8192),
     "ppam13-zipf-split-70": lambda data: zipf_split(70),
     # the quick grid, switch by switch
-    "ppam13-quick-zipf-dc-ahead-all": lambda data: _cells_phrase(
-        [c for c in _cell_keys(data, QUICK) if all(
-            c in _fairer(_means(data, QUICK), v, "DIRECTCONTR", "FAIRSHARE", _cell_keys(data, QUICK))
-            for v in _zipf_variants(_means(data, QUICK)))], _cell_keys(data, QUICK)),
-    "ppam13-quick-zipf-rand-most-fair": lambda data: _cells_phrase(
-        [c for c in _cell_keys(data, QUICK) if all(c in _holding(data, QUICK, v, "i")
-                                                   for v in _zipf_variants(_means(data, QUICK)))],
-        _cell_keys(data, QUICK)),
+    "ppam13-quick-zipf-dc-ahead-all": _on(QUICK, dc_ahead_every_zipf, False),
+    "ppam13-quick-zipf-rand-most-fair": _on(QUICK, rand_most_fair_every_zipf),
     "ppam13-quick-zipf-dc-utfs-close": _on(QUICK, close_pairs, "DIRECTCONTR", "UTFAIRSHARE"),
     "ppam13-quick-uniform-dc-utfs-close": _on(QUICK, close_pairs, "DIRECTCONTR", "UTFAIRSHARE", ("shipped",)),
     "ppam13-quick-zipf-much-worse": _on(QUICK, much_worse_fails, "zipf"),
@@ -816,6 +862,24 @@ def fig1_largest_gaps(data: Path, split: str, a: str, b: str, n: int = 3) -> str
 
 
 VALUES.update({
+    # hypotheses 1 (the Zipf exponent) and 5 (REF's rule) on the main run
+    "ppam13-main-zipf-exponents": _on_main(zipf_exponents),
+    "ppam13-main-zipf-dc-ahead-t2": _on_main(dc_ahead_every_zipf),
+    "ppam13-main-zipf-dc-ahead-all": _on_main(dc_ahead_every_zipf, False),
+    "ppam13-main-clearly-exponents": _on_main(clearly_exponents),
+    "ppam13-main-zipf-rand-most-fair-all": _on_main(rand_most_fair_every_zipf),
+    "ppam13-main-zipf-dc-utfs-close": _on_main(close_pairs, "DIRECTCONTR", "UTFAIRSHARE"),
+    "ppam13-main-zipf1-t2-lpc-paired": _on_main(paired_count, "zipf s=1", "table2", "LPC-EGEE"),
+    "ppam13-main-zipf1-t2-ricc-paired": _on_main(paired_count, "zipf s=1", "table2", "RICC"),
+    "ppam13-main-zipf2-t2-lpc-paired": _on_main(paired_count, "zipf s=2", "table2", "LPC-EGEE"),
+    "ppam13-main-zipf2-t2-ricc-paired": _on_main(paired_count, "zipf s=2", "table2", "RICC"),
+    "ppam13-main-t2-direction": _on_main(t2_direction),
+    "ppam13-main-t2-as-quick": lambda data: zipf_runs_agree(data, _main_run(data), QUICK, "table2"),
+    "ppam13-main-t1-as-quick": lambda data: zipf_runs_agree(data, _main_run(data), QUICK, "table1"),
+    "ppam13-main-ref-rules": _on_main(ref_rules),
+    "ppam13-main-ref-digits": _on_main(mean_digits, "shipped", "ref literal"),
+    "ppam13-main-ref-checks": _on_main(same_checks, "ref literal", "shipped"),
+    "ppam13-main-ref-turns": _on_main(turned_cells, "ref literal"),
     "ppam13-main-uniform-rand-ahead": _on_main(fairer_cells, "shipped", "RAND", "FAIRSHARE"),
     "ppam13-main-zipf-rand-ahead": _on_main(fairer_cells, "zipf", "RAND", "FAIRSHARE"),
     "ppam13-quick-uniform-fs-ahead-of-rand": _on(QUICK, fairer_cells, "shipped", "FAIRSHARE", "RAND"),
