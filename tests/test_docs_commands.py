@@ -219,6 +219,22 @@ def test_variant_scripts_list_the_variants_shipped() -> None:
         assert names == shipped, f"{where}: the command runs {names}, {out_dir.name} ships {shipped}"
 
 
+def test_fig1_script_runs_the_windows_shipped() -> None:
+    """The command shown for PPAM'13 Fig. 1 asks for as many windows as its shipped table averages."""
+    import pandas as pd
+
+    runs = []
+    for where, block in replication_scripts():
+        for node in ast.walk(ast.parse(block)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "run_fig1":
+                config = {k.arg: k.value for k in node.args[0].keywords}
+                runs.append((where, config["windows"].value, ROOT / config["out_dir"].args[0].value))
+    assert runs
+    for where, windows, out_dir in runs:
+        shipped = int(pd.read_csv(out_dir / "ppam13_fig1_table.csv")["windows"].max())
+        assert windows == shipped, f"{where}: the command runs {windows} windows, {out_dir.name} ships {shipped}"
+
+
 def test_script_check_can_fail() -> None:
     unguarded = ("from fairsched.replicate import ppam13\n"
                  "ppam13.run(ppam13.PPAM13Config(jobs=2, out_dir=Path('x')))\n")

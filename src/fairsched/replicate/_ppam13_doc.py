@@ -642,10 +642,32 @@ def fig1_overtake(data: Path, split: str, policy: str = "ROUNDROBIN",
     return _ks(means.index[(means[list(family)].max(axis=1) > means[policy])])
 
 
+def fig1_windows(data: Path) -> str:
+    """The number of windows Fig. 1's means are over ("10")."""
+    return str(int(_fig1(data)["windows"].max()))
+
+
+def _fig1_run(data: Path) -> str:
+    """The variants run over as many windows as Fig. 1 (same windows and seeds at k = 5): quick grid or 100."""
+    return {10: QUICK, 30: RUN30, 100: RUN100}[int(fig1_windows(data))]
+
+
+def fig1_same_windows_as(data: Path) -> str:
+    """"the quick grid" or "the 100-window run": the run whose Table 2 windows Fig. 1 uses."""
+    return "the quick grid" if _fig1_run(data) == QUICK else f"the {fig1_windows(data)}-window run"
+
+
+def fig1_run_time(data: Path) -> str:
+    """Fig. 1's run time (its ``run.csv``, `write_run_info`), or that it was not recorded."""
+    if not (data / FIG1 / RUN_INFO).exists():
+        return "not recorded with the results"
+    return run_time(data, FIG1)
+
+
 def fig1_k5_is_quick(data: Path) -> str:
-    """"are" when Fig. 1's k = 5 rows equal the quick grid's Table 2 LPC-EGEE rows of the same split, else
-    "are not"."""
-    means = _means(data, QUICK)
+    """"are" when Fig. 1's k = 5 rows equal the Table 2 LPC-EGEE rows of the same split in the variants run over
+    as many windows (`_fig1_run`), else "are not"."""
+    means = _means(data, _fig1_run(data))
     rows = _fig1(data)
     rows = rows[(rows["orgs"] == 5) & (rows["policy"] != "REF")]
     variant = {"uniform": "shipped", "zipf": "zipf"}
@@ -784,6 +806,9 @@ VALUES: dict[str, Renderer] = {
     "ppam13-fig1-zipf-rr-worst": lambda data: fig1_least_fair(data, "zipf"),
     "ppam13-fig1-zipf-rr-overtaken": lambda data: fig1_overtake(data, "zipf"),
     "ppam13-fig1-k5-is-quick": fig1_k5_is_quick,
+    "ppam13-fig1-windows": fig1_windows,
+    "ppam13-fig1-same-windows-as": fig1_same_windows_as,
+    "ppam13-fig1-run-time": fig1_run_time,
 }
 
 
