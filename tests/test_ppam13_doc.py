@@ -77,3 +77,17 @@ def test_fig1_plot_is_drawn_from_the_shipped_table_and_embedded(tmp_path: Path) 
     assert drawn.read_bytes() == (root / IMG_DIR / FIG1_IMG).read_bytes(), (
         "stale plot: python -m fairsched.replicate._ppam13_doc")
     assert f"](../img/{FIG1_IMG})" in (root / "docs" / "replication" / "ppam13.md").read_text(encoding="utf-8")
+
+
+def test_fig1_trend_is_a_rank_correlation_with_k(tmp_path: Path) -> None:
+    """One series growing with k (ρ = 1), one shrinking (ρ = −1), one up then down (ρ = 0)."""
+    import pandas as pd
+
+    from fairsched.replicate._ppam13_doc import FIG1, fig1_trend
+
+    means = {"ROUNDROBIN": [1, 2, 3], "RAND (N=15)": [3, 2, 1], "DIRECTCONTR": [1, 3, 1]}
+    rows = pd.DataFrame([{"split": "uniform", "orgs": k, "policy": policy, "mean": m, "windows": 10}
+                         for policy, ms in means.items() for k, m in zip((2, 3, 4), ms, strict=True)])
+    (tmp_path / FIG1).mkdir()
+    rows.to_csv(tmp_path / FIG1 / "ppam13_fig1_table.csv", index=False)
+    assert fig1_trend(tmp_path) == "1 of the 3 series, ρ from −1.00 to 1.00 (median 0.00)"

@@ -628,6 +628,16 @@ def fig1_monotone(data: Path) -> str:
     return "none" if not growing else _and(growing)
 
 
+def fig1_trend(data: Path) -> str:
+    """The rank correlation (Spearman) of each (split, policy) series' mean with k: "8 of the 12 series, ρ from
+    −0.2 to 0.9 (median 0.5)" — the series with ρ > 0, then the range over all."""
+    rows = _fig1(data)
+    rho = pd.Series([series.rank().corr(pd.Series(series.index, index=series.index).rank())  # Pearson on ranks
+                     for split in dict.fromkeys(rows["split"]) for _, series in _fig1_means(data, split).items()])
+    return (f"{_count(int((rho > 0).sum()), len(rho))} series, ρ from {rho.min():.2f} to {rho.max():.2f} "
+            f"(median {rho.median():.2f})").replace("-", "−")
+
+
 def fig1_least_fair(data: Path, split: str, policy: str = "ROUNDROBIN") -> str:
     """The k where `policy` is the least fair: "every k" or the list."""
     means = _fig1_means(data, split)
@@ -807,6 +817,7 @@ VALUES: dict[str, Renderer] = {
     "ppam13-fig1-zipf-rr-overtaken": lambda data: fig1_overtake(data, "zipf"),
     "ppam13-fig1-k5-is-quick": fig1_k5_is_quick,
     "ppam13-fig1-windows": fig1_windows,
+    "ppam13-fig1-trend": fig1_trend,
     "ppam13-fig1-same-windows-as": fig1_same_windows_as,
     "ppam13-fig1-run-time": fig1_run_time,
 }
