@@ -9,8 +9,8 @@ renders the doc's ``<!-- table: NAME -->`` blocks and ``<!-- value: NAME -->`` n
   Zipf exponents 1 and 2 and REF's literal rule),
   ``run_variants(PPAM13Config(windows=N, jobs=2, out_dir=DIR), chosen)``; ``ppam13_variants_100/run.csv`` holds
   the run's wall and CPU time (`write_run_info`);
-* ``ppam13_fig1``: Fig. 1, ``run_fig1(PPAM13Config(windows=10, jobs=2, splits=("uniform", "zipf"),
-  out_dir=DIR), ks=KS)``.
+* ``ppam13_fig1``: Fig. 1, ``run_fig1(PPAM13Config(windows=100, jobs=2, splits=("uniform", "zipf"),
+  out_dir=DIR), ks=KS)``; ``ppam13_fig1/run.csv`` holds its wall and CPU time.
 
 The variant directories hold ``ppam13_variants_{cells,conclusions,paired,windows}.csv``
 (`fairsched.replicate.ppam13_variants.write_variants`), Fig. 1's ``ppam13_fig1_table.csv``. Claims of the prose
@@ -647,9 +647,10 @@ def fig1_least_fair(data: Path, split: str, policy: str = "ROUNDROBIN") -> str:
 
 def fig1_overtake(data: Path, split: str, policy: str = "ROUNDROBIN",
                   family: Sequence[str] = ("FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE")) -> str:
-    """The k where some policy of `family` is less fair than `policy`."""
+    """The k where some policy of `family` is less fair than `policy`: "k = 8 and 10", or "no k"."""
     means = _fig1_means(data, split)
-    return _ks(means.index[(means[list(family)].max(axis=1) > means[policy])])
+    ks = means.index[(means[list(family)].max(axis=1) > means[policy])]
+    return f"k = {_ks(ks)}" if len(ks) else "no k"
 
 
 def fig1_windows(data: Path) -> str:
