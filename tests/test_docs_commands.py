@@ -8,10 +8,17 @@
 * Every ```python block of README.md runs, with the same substitutions.
 * Every synopsis line (``fairsched ...`` in a plain fenced block) names a command that exists, and each of its
   ``--flags`` is an option of that command.
+* Every ```python block of docs/replication/*.md (runs too long to execute here) is a script that would start: it
+  compiles, every name it reads is imported, bound in the block or a builtin, every attribute it reads from an
+  imported name exists, and a call with ``jobs=`` > 1 (spawned worker processes re-import the script) sits under
+  ``if __name__ == "__main__":``.
 """
 
 from __future__ import annotations
 
+import ast
+import builtins
+import importlib
 import re
 import shlex
 import shutil
@@ -26,6 +33,7 @@ from tests.test_byte_identical import small_swf
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = (ROOT / "README.md", ROOT / "docs" / "usage.md")
+REPLICATION_DOCS = tuple(sorted((ROOT / "docs" / "replication").glob("*.md")))
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 _TRACE_PATH = re.compile(r"(?:\.\./shared/traces|~/\.cache/fairsched/traces)/[\w.-]+")
 SYNTHETIC_WINDOW = ["--window-length", "100000"]  # the embedded workload spans ~2.6e6 s; 1e5 s keeps it quick
@@ -125,6 +133,119 @@ def test_documented_python_runs(where: str, block: str, tmp_path: Path, monkeypa
     monkeypatch.chdir(tmp_path)
     exec(compile(_TRACE_PATH.sub(str(swf), block), where, "exec"), {"__name__": "__docs__"})
     assert capsys.readouterr().out.strip(), f"{where}: the example prints nothing"
+
+
+# ------------------------------------------------------------------------------------------------ replication scripts
+
+def replication_scripts() -> list[tuple[str, str]]:
+    """(``FILE:LINE``, text) of the ```python blocks of docs/replication/*.md."""
+    return [(f"{path.name}:{line}", block) for path in REPLICATION_DOCS
+            for language, block, line in fenced_blocks(path) if language == "python"]
+
+
+def script_problems(block: str, where: str = "<block>") -> list[str]:
+    """What would stop `block`, run as a script, before its first library call returns (module docstring)."""
+    tree = ast.parse(compile(block, where, "exec", ast.PyCF_ONLY_AST))
+    bound, imported = set(dir(builtins)), {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                name = alias.asname or alias.name.split(".")[0]
+                bound.add(name)
+                imported[name] = (node, alias)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            bound.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    problems = sorted({f"{node.id!r} (line {node.lineno}) is never imported or bound" for node in ast.walk(tree)
+                       if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound})
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in imported
+                and not hasattr(_imported_object(*imported[node.value.id]), node.attr)):
+            problems.append(f"{node.value.id}.{node.attr} (line {node.lineno}) does not exist")
+    guarded = {id(node) for guard in tree.body if _is_main_guard(guard) for node in ast.walk(guard)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and id(node) not in guarded and any(
+                keyword.arg == "jobs" and not (isinstance(keyword.value, ast.Constant) and keyword.value.value == 1)
+                for keyword in node.keywords):
+            problems.append(f"line {node.lineno}: jobs= spawns workers, so the call needs an "
+                            "'if __name__ == \"__main__\":' guard")
+    return problems
+
+
+def _imported_object(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> object:
+    if isinstance(node, ast.Import):
+        return importlib.import_module(alias.name.split(".")[0] if alias.asname is None else alias.name)
+    module = importlib.import_module(node.module or "")
+    return getattr(module, alias.name) if hasattr(module, alias.name) else importlib.import_module(
+        f"{node.module}.{alias.name}")
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    return (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+            and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"')
+
+
+def test_the_replication_docs_show_scripts() -> None:
+    assert len(replication_scripts()) >= 4
+
+
+@pytest.mark.parametrize(("where", "block"), replication_scripts(), ids=[w for w, _ in replication_scripts()])
+def test_replication_script_would_run(where: str, block: str) -> None:
+    assert script_problems(block, where) == [], where
+
+
+def _variants_run(block: str) -> tuple[tuple[str, ...], Path] | None:
+    """(variant names, out_dir) of a block that runs a chosen list of PPAM'13 variants (``v.name in (...)``)."""
+    tree = ast.parse(block)
+    names = [tuple(e.value for e in node.comparators[0].elts) for node in ast.walk(tree)
+             if isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
+             and ast.unparse(node.left) == "v.name" and isinstance(node.comparators[0], ast.Tuple)]
+    out = [node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+           and ast.unparse(node.func) == "Path" and node.args and isinstance(node.args[0], ast.Constant)]
+    return (names[0], ROOT / out[0]) if names and out else None
+
+
+def test_variant_scripts_list_the_variants_shipped() -> None:
+    """A command shown for a variants run names exactly the variants whose rows its directory ships."""
+    import pandas as pd
+
+    runs = [(where, run) for where, block in replication_scripts() if (run := _variants_run(block)) is not None]
+    assert len(runs) >= 2
+    for where, (names, out_dir) in runs:
+        shipped = tuple(dict.fromkeys(pd.read_csv(out_dir / "ppam13_variants_cells.csv")["variant"]))
+        assert names == shipped, f"{where}: the command runs {names}, {out_dir.name} ships {shipped}"
+
+
+def test_fig1_script_runs_the_windows_shipped() -> None:
+    """The command shown for PPAM'13 Fig. 1 asks for as many windows as its shipped table averages."""
+    import pandas as pd
+
+    runs = []
+    for where, block in replication_scripts():
+        for node in ast.walk(ast.parse(block)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "run_fig1":
+                config = {k.arg: k.value for k in node.args[0].keywords}
+                runs.append((where, config["windows"].value, ROOT / config["out_dir"].args[0].value))
+    assert runs
+    for where, windows, out_dir in runs:
+        shipped = int(pd.read_csv(out_dir / "ppam13_fig1_table.csv")["windows"].max())
+        assert windows == shipped, f"{where}: the command runs {windows} windows, {out_dir.name} ships {shipped}"
+
+
+def test_script_check_can_fail() -> None:
+    unguarded = ("from fairsched.replicate import ppam13\n"
+                 "ppam13.run(ppam13.PPAM13Config(jobs=2, out_dir=Path('x')))\n")
+    assert script_problems(unguarded) == ["'Path' (line 2) is never imported or bound",
+                                          "line 2: jobs= spawns workers, so the call needs an "
+                                          "'if __name__ == \"__main__\":' guard"]
+    guarded = ("from pathlib import Path\n\nfrom fairsched.replicate import ppam13\n\n"
+               "if __name__ == '__main__':\n    ppam13.run(ppam13.PPAM13Config(jobs=2, out_dir=Path('x')))\n")
+    assert script_problems(guarded) == []
+    assert script_problems(guarded.replace("ppam13.run(", "ppam13.no_such_run(")) == [
+        "ppam13.no_such_run (line 6) does not exist"]
 
 
 # ------------------------------------------------------------------------------------------------ synopses

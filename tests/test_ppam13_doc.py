@@ -65,3 +65,29 @@ def test_a_run_that_records_its_own_time_is_quoted_from_its_file(tmp_path: Path)
     (tmp_path / "run" / "ppam13_variants_run.csv").write_text("wall_s,cpu_s\n1800.4,2400.6\n")
     (tmp_path / "run" / RUN_INFO).write_text("wall_s,user_s,sys_s\n1,1,1\n")  # the run's own file wins
     assert run_time(tmp_path, "run") == "1,800 s wall, 2,401 s CPU (user + sys)"
+
+
+def test_fig1_plot_is_drawn_from_the_shipped_table_and_embedded(tmp_path: Path) -> None:
+    """docs/img/ppam13_fig1.png is what the shipped Fig. 1 table draws (symlog axis), and ppam13.md shows it."""
+    from fairsched.replicate._doc_tables import DATA_DIR
+    from fairsched.replicate._ppam13_doc import FIG1_IMG, IMG_DIR, figures
+
+    root = Path(__file__).resolve().parents[1]
+    drawn = figures(root / DATA_DIR, tmp_path)[FIG1_IMG]
+    assert drawn.read_bytes() == (root / IMG_DIR / FIG1_IMG).read_bytes(), (
+        "stale plot: python -m fairsched.replicate._ppam13_doc")
+    assert f"](../img/{FIG1_IMG})" in (root / "docs" / "replication" / "ppam13.md").read_text(encoding="utf-8")
+
+
+def test_fig1_trend_is_a_rank_correlation_with_k(tmp_path: Path) -> None:
+    """One series growing with k (ρ = 1), one shrinking (ρ = −1), one up then down (ρ = 0)."""
+    import pandas as pd
+
+    from fairsched.replicate._ppam13_doc import FIG1, fig1_trend
+
+    means = {"ROUNDROBIN": [1, 2, 3], "RAND (N=15)": [3, 2, 1], "DIRECTCONTR": [1, 3, 1]}
+    rows = pd.DataFrame([{"split": "uniform", "orgs": k, "policy": policy, "mean": m, "windows": 10}
+                         for policy, ms in means.items() for k, m in zip((2, 3, 4), ms, strict=True)])
+    (tmp_path / FIG1).mkdir()
+    rows.to_csv(tmp_path / FIG1 / "ppam13_fig1_table.csv", index=False)
+    assert fig1_trend(tmp_path) == "1 of the 3 series, ρ from −1.00 to 1.00 (median 0.00)"

@@ -72,13 +72,16 @@ def test_a_changed_variants_file_makes_ppam13_tables_and_claims_stale(tmp_path: 
     cells.to_csv(cells_csv, index=False)
     text = (ROOT / "docs" / "replication" / "ppam13.md").read_text(encoding="utf-8")
     stale = stale_blocks(text, data)
-    assert stale == ["ppam13-variants-100", "ppam13-main-zipf-dc-ahead", "ppam13-main-zipf-rand-ahead",
+    assert stale == ["ppam13-variants-100", "ppam13-main-zipf-dc-ahead-t2", "ppam13-main-t2-as-quick",
+                     "ppam13-main-zipf-dc-ahead", "ppam13-main-zipf-dc-ahead-all", "ppam13-main-t2-direction",
+                     "ppam13-main-zipf-rand-ahead", "ppam13-main-zipf-dc-ahead-all", "ppam13-main-t2-direction",
                      "ppam13-100-same-as-spaa13", "ppam13-100-zipf-t2-ricc-within-2"]  # RAND: 2140 > 1000
     fresh = render_blocks(text, data)
     assert "| zipf | 11790 | 2140 | 2911 | 1000 | 4853 | 7758 | 60 / 36 |" in fresh
     assert ("DIRECTCONTR is fairer than FAIRSHARE\n<!-- value: ppam13-main-zipf-dc-ahead -->on Table 1 LPC-EGEE "
             "and Table 2 LPC-EGEE<!-- /value -->") in fresh
     assert "<!-- value: ppam13-100-zipf-t2-ricc-within-2 -->every policy but RAND and FAIRSHARE<!-- /value -->" in fresh
+    assert "the Table 2 direction <!-- value: ppam13-main-t2-direction -->does not stay<!-- /value -->" in fresh
     assert stale_blocks(fresh, data) == []
 
 

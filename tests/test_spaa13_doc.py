@@ -90,3 +90,20 @@ def test_the_run_time_counts_the_cells_read_back(tmp_path: Path) -> None:
     assert VALUES["spaa13-run-time"](data) == ("100 s wall, 160 s CPU (user + sys) for the 2 cells it simulated; "
                                                 "the other 3 of its 5 cells were read back from an earlier run's "
                                                 "stores")
+
+
+def test_disjoint_windows_claim_follows_the_spans(tmp_path: Path) -> None:
+    """100 windows of 5·10^5 s need 5·10^7 s end to end: a 2.1·10^7 s trace cannot hold them, a 6·10^7 s one can."""
+    from fairsched.replicate._spaa13_doc import SPANS_FILE
+
+    rows = [("table", trace, "uniform", 5, 70, window, "DIRECTCONTR", 1.0)
+            for trace in ("LPC-EGEE", "RICC") for window in range(100)]
+    data = _write(tmp_path / "data", rows)
+    spans = pd.DataFrame({"trace": ["LPC-EGEE", "RICC"], "first_submit": [3_585_977, 0],
+                          "last_submit": [24_204_918, 13_216_249], "span_s": [20_618_941, 13_216_249]})
+    spans.to_csv(data / SPANS_FILE, index=False)
+    assert VALUES["spaa13-table-disjoint"](data) == ("cannot be in traces spanning 2.1·10^7 s (LPC-EGEE) and "
+                                                     "1.3·10^7 s (RICC)")
+    spans.assign(span_s=[60_000_000, 50_000_000]).to_csv(data / SPANS_FILE, index=False)
+    assert VALUES["spaa13-table-disjoint"](data) == ("can be in traces spanning 6.0·10^7 s (LPC-EGEE) and "
+                                                     "5.0·10^7 s (RICC)")

@@ -5,11 +5,12 @@ renders the doc's ``<!-- table: NAME -->`` blocks and ``<!-- value: NAME -->`` n
 
 * ``ppam13_variants_quick``: the ablation grid, ``fairsched replicate ppam13 --quick --variants --out DIR``;
 * ``ppam13_h8``: hypothesis 8, ``run_variants(PPAM13Config(quick=True, out_dir=DIR), HYPOTHESIS_8)``;
-* ``ppam13_variants_30``, ``ppam13_variants_100``: the variants that matter on 30 and 100 windows,
+* ``ppam13_variants_30``, ``ppam13_variants_100``: the variants that matter on 30 and 100 windows (100: also the
+  Zipf exponents 1 and 2 and REF's literal rule),
   ``run_variants(PPAM13Config(windows=N, jobs=2, out_dir=DIR), chosen)``; ``ppam13_variants_100/run.csv`` holds
   the run's wall and CPU time (`write_run_info`);
-* ``ppam13_fig1``: Fig. 1, ``run_fig1(PPAM13Config(windows=10, jobs=2, splits=("uniform", "zipf"),
-  out_dir=DIR), ks=KS)``.
+* ``ppam13_fig1``: Fig. 1, ``run_fig1(PPAM13Config(windows=100, jobs=2, splits=("uniform", "zipf"),
+  out_dir=DIR), ks=KS)``; ``ppam13_fig1/run.csv`` holds its wall and CPU time.
 
 The variant directories hold ``ppam13_variants_{cells,conclusions,paired,windows}.csv``
 (`fairsched.replicate.ppam13_variants.write_variants`), Fig. 1's ``ppam13_fig1_table.csv``. Claims of the prose
@@ -33,11 +34,13 @@ import pandas as pd
 from fairsched.replicate.ppam13_variants import _ROLES as ROLES
 from fairsched.replicate.ppam13_variants import PAPER_VARIANT, VARIANTS
 
-__all__ = ["TABLES", "VALUES", "k_markdown", "read_variants", "variants_markdown", "write_run_info"]
+__all__ = ["TABLES", "VALUES", "figures", "k_markdown", "read_variants", "variants_markdown", "write_run_info"]
 
 QUICK, H8, RUN30, RUN100, FIG1 = ("ppam13_variants_quick", "ppam13_h8", "ppam13_variants_30", "ppam13_variants_100",
                                   "ppam13_fig1")
 RUN_INFO = "run.csv"
+IMG_DIR = Path("docs/img")
+FIG1_IMG = "ppam13_fig1.png"
 CLOSE = 0.10  # "close": within 10 % of the larger of two means
 TIE_S = 1e-9  # means within this many seconds are equal
 
@@ -134,6 +137,36 @@ def _fig1_table(data: Path) -> str:
     return k_markdown(_fig1(data))
 
 
+def figures(data: Path, out_dir: Path = IMG_DIR) -> dict[str, Path]:
+    """Draw `FIG1_IMG` (Δψ/p_tot against k, one panel per split, symmetric-log axis so that a policy matching REF
+    exactly is drawn at 0) from Fig. 1's ``ppam13_fig1_table.csv``; same data, same bytes (PNG carries no
+    date)."""
+    from fairsched._io import atomic_write
+    from fairsched.replicate._online_windows import k_figure
+
+    rows = _fig1(data)
+    windows = ", ".join(map(str, sorted(rows["windows"].unique())))
+    lengths = ", ".join(f"{length:.0e}".replace("e+0", "·10^") for length in sorted(rows["window_length"].unique()))
+    figure = k_figure(rows.astype(object).where(rows.notna(), None).to_dict("records"),
+                      f"PPAM'13 Fig. 1: Δψ/p_tot against k (LPC-EGEE, {windows} windows of {lengths} s)")
+    path = Path(out_dir) / FIG1_IMG
+    with atomic_write(path, "wb") as handle:
+        figure.savefig(handle, format="png", dpi=90, bbox_inches="tight")
+    return {FIG1_IMG: path}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m fairsched.replicate._ppam13_doc``: draw the doc's figures from the shipped result files."""
+    import argparse
+    import sys
+
+    from fairsched.replicate._doc_tables import DATA_DIR
+
+    argparse.ArgumentParser(description=main.__doc__).parse_args(argv)
+    for path in figures(DATA_DIR).values():
+        sys.stdout.write(f"{path}\n")
+
+
 # ------------------------------------------------------------------------------------------------ text helpers
 
 def _and(items: Sequence[object]) -> str:
@@ -214,12 +247,63 @@ def fs_ahead_uniform(data: Path, run: str) -> str:
     return _cells_phrase(hits, cells)
 
 
-def dc_ahead_every_zipf(data: Path, run: str) -> str:
-    """Table 2 cells where DIRECTCONTR is fairer than FAIRSHARE under every Zipf exponent of the run."""
-    means, cells = _means(data, run), _table2(_cell_keys(data, run))
+def dc_ahead_every_zipf(data: Path, run: str, table2: bool = True) -> str:
+    """Table 2 cells (every cell: `table2` False) where DIRECTCONTR is fairer than FAIRSHARE under every Zipf
+    exponent of the run."""
+    means, cells = _means(data, run), _cell_keys(data, run)
+    cells = _table2(cells) if table2 else cells
     hits = [c for c in cells if all(c in _fairer(means, v, "DIRECTCONTR", "FAIRSHARE", cells)
                                     for v in _zipf_variants(means))]
     return _cells_phrase(hits, cells)
+
+
+def rand_most_fair_every_zipf(data: Path, run: str) -> str:
+    """Cells where RAND is the most fair policy (conclusion (i)) under every Zipf exponent of the run."""
+    cells = _cell_keys(data, run)
+    zipf = _zipf_variants(_means(data, run))
+    return _cells_phrase([c for c in cells if all(c in _holding(data, run, v, "i") for v in zipf)], cells)
+
+
+def turned_cells(data: Path, run: str, variant: str) -> str:
+    """The cells where `variant` puts DIRECTCONTR ahead of FAIRSHARE while the shipped set-up has it behind."""
+    means, cells = _means(data, run), _cell_keys(data, run)
+    behind = [c for c in cells if c not in _fairer(means, "shipped", "DIRECTCONTR", "FAIRSHARE", cells)]
+    return _cells_phrase(_fairer(means, variant, "DIRECTCONTR", "FAIRSHARE", behind), cells)
+
+
+def same_checks(data: Path, run: str, a: str, b: str) -> str:
+    """"all 22": the conclusion checks where variants `a` and `b` agree."""
+    frame = read_variants(data / run)[1].fillna("")
+    keyed = frame.set_index(["variant", "conclusion", "table", "trace"])["holds"].astype(bool)
+    mine, other = keyed.loc[a], keyed.loc[b]
+    return _count(int((mine == other.reindex(mine.index)).sum()), len(mine))
+
+
+def t2_direction(data: Path, run: str) -> str:
+    """"stays" when DIRECTCONTR is fairer than FAIRSHARE on every Table 2 cell under every Zipf exponent, else
+    "does not stay"."""
+    cells = _table2(_cell_keys(data, run))
+    return "stays" if dc_ahead_every_zipf(data, run) == _cells_phrase(cells, cells) else "does not stay"
+
+
+def zipf_runs_agree(data: Path, run: str, other: str, table: str | None = None) -> str:
+    """"the same" when runs `run` and `other` put DIRECTCONTR ahead of FAIRSHARE under every Zipf exponent in the
+    same cells (of `table` only, if given) and, unless `table` is Table 1, find "clearly" (vii) for the same
+    exponents; else "not the same"."""
+    def where(name: str) -> list[tuple[str, str]]:
+        means, cells = _means(data, name), _cell_keys(data, name)
+        cells = [c for c in cells if table is None or c[0] == table]
+        return [c for c in cells if all(c in _fairer(means, v, "DIRECTCONTR", "FAIRSHARE", cells)
+                                        for v in _zipf_variants(means))]
+
+    same = where(run) == where(other) and (table == "table1"  # (vii), "clearly", is a Table 2 conclusion
+                                           or clearly_exponents(data, run) == clearly_exponents(data, other))
+    return "the same" if same else "not the same"
+
+
+def zipf_exponents(data: Path, run: str) -> str:
+    """The Zipf exponents a run tried: "1, 1.4267 and 2"."""
+    return _and([f"{s:g}" for s in sorted(_zipf_s(v) for v in _zipf_variants(_means(data, run)))])
 
 
 def dc_ahead_zipf(data: Path, run: str, table2: bool = False) -> str:
@@ -375,17 +459,25 @@ def fairer_cells(data: Path, run: str, variant: str, a: str, b: str, table2: boo
     return _cells_phrase(_fairer(_means(data, run), variant, a, b, cells, margin), cells)
 
 
-def ref_rules(data: Path, run: str) -> str:
+def ref_rules(data: Path, run: str, listed: int = 3) -> str:
     """How REF's literal rule compares with the lookahead rule window by window (the ``REF`` rows of the
-    ``ref literal`` variant: the lookahead REF measured against the literal one)."""
+    ``ref literal`` variant: the lookahead REF measured against the literal one). Up to `listed` differing
+    windows are named; more are counted per cell, with the largest difference and where it is."""
     frame = pd.read_csv(data / run / "ppam13_variants_windows.csv")
     ref = frame[(frame["variant"] == "ref literal") & (frame["policy"] == "REF")]
     differ = ref[ref["ratio"].abs() > TIE_S]
     text = f"{_count(len(ref) - len(differ), len(ref))} (table, trace, window) runs"
-    if len(differ):
+    if 0 < len(differ) <= listed:
         where = _and([f"{_cell_name(r.table, r.trace)}, window {r.window}" for r in differ.itertuples()])
         text += (f"; in the other{'s' if len(differ) > 1 else ''} ({where}) the two REF schedules are "
                  f"{differ['ratio'].abs().max():.2g} s apart in Δψ/p_tot")
+    elif len(differ):
+        counts = differ.groupby(["table", "trace"], sort=False).size()
+        per_cell = _and([f"{n} on {_cell_name(table, trace)}" for (table, trace), n in counts.items()])
+        worst = differ.loc[differ["ratio"].abs().idxmax()]
+        text += (f"; in the other {len(differ)} ({per_cell}) the two REF schedules are at most "
+                 f"{abs(worst['ratio']):.2g} s apart in Δψ/p_tot ({_cell_name(worst['table'], worst['trace'])}, "
+                 f"window {worst['window']})")
     return text
 
 
@@ -536,6 +628,16 @@ def fig1_monotone(data: Path) -> str:
     return "none" if not growing else _and(growing)
 
 
+def fig1_trend(data: Path) -> str:
+    """The rank correlation (Spearman) of each (split, policy) series' mean with k: "8 of the 12 series, ρ from
+    −0.2 to 0.9 (median 0.5)" — the series with ρ > 0, then the range over all."""
+    rows = _fig1(data)
+    rho = pd.Series([series.rank().corr(pd.Series(series.index, index=series.index).rank())  # Pearson on ranks
+                     for split in dict.fromkeys(rows["split"]) for _, series in _fig1_means(data, split).items()])
+    return (f"{_count(int((rho > 0).sum()), len(rho))} series, ρ from {rho.min():.2f} to {rho.max():.2f} "
+            f"(median {rho.median():.2f})").replace("-", "−")
+
+
 def fig1_least_fair(data: Path, split: str, policy: str = "ROUNDROBIN") -> str:
     """The k where `policy` is the least fair: "every k" or the list."""
     means = _fig1_means(data, split)
@@ -545,15 +647,38 @@ def fig1_least_fair(data: Path, split: str, policy: str = "ROUNDROBIN") -> str:
 
 def fig1_overtake(data: Path, split: str, policy: str = "ROUNDROBIN",
                   family: Sequence[str] = ("FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE")) -> str:
-    """The k where some policy of `family` is less fair than `policy`."""
+    """The k where some policy of `family` is less fair than `policy`: "k = 8 and 10", or "no k"."""
     means = _fig1_means(data, split)
-    return _ks(means.index[(means[list(family)].max(axis=1) > means[policy])])
+    ks = means.index[(means[list(family)].max(axis=1) > means[policy])]
+    return f"k = {_ks(ks)}" if len(ks) else "no k"
+
+
+def fig1_windows(data: Path) -> str:
+    """The number of windows Fig. 1's means are over ("10")."""
+    return str(int(_fig1(data)["windows"].max()))
+
+
+def _fig1_run(data: Path) -> str:
+    """The variants run over as many windows as Fig. 1 (same windows and seeds at k = 5): quick grid or 100."""
+    return {10: QUICK, 30: RUN30, 100: RUN100}[int(fig1_windows(data))]
+
+
+def fig1_same_windows_as(data: Path) -> str:
+    """"the quick grid" or "the 100-window run": the run whose Table 2 windows Fig. 1 uses."""
+    return "the quick grid" if _fig1_run(data) == QUICK else f"the {fig1_windows(data)}-window run"
+
+
+def fig1_run_time(data: Path) -> str:
+    """Fig. 1's run time (its ``run.csv``, `write_run_info`), or that it was not recorded."""
+    if not (data / FIG1 / RUN_INFO).exists():
+        return "not recorded with the results"
+    return run_time(data, FIG1)
 
 
 def fig1_k5_is_quick(data: Path) -> str:
-    """"are" when Fig. 1's k = 5 rows equal the quick grid's Table 2 LPC-EGEE rows of the same split, else
-    "are not"."""
-    means = _means(data, QUICK)
+    """"are" when Fig. 1's k = 5 rows equal the Table 2 LPC-EGEE rows of the same split in the variants run over
+    as many windows (`_fig1_run`), else "are not"."""
+    means = _means(data, _fig1_run(data))
     rows = _fig1(data)
     rows = rows[(rows["orgs"] == 5) & (rows["policy"] != "REF")]
     variant = {"uniform": "shipped", "zipf": "zipf"}
@@ -642,14 +767,8 @@ VALUES: dict[str, Renderer] = {
     "ppam13-uniform-spread-8192": lambda data: uniform_spread(8192),
     "ppam13-zipf-split-70": lambda data: zipf_split(70),
     # the quick grid, switch by switch
-    "ppam13-quick-zipf-dc-ahead-all": lambda data: _cells_phrase(
-        [c for c in _cell_keys(data, QUICK) if all(
-            c in _fairer(_means(data, QUICK), v, "DIRECTCONTR", "FAIRSHARE", _cell_keys(data, QUICK))
-            for v in _zipf_variants(_means(data, QUICK)))], _cell_keys(data, QUICK)),
-    "ppam13-quick-zipf-rand-most-fair": lambda data: _cells_phrase(
-        [c for c in _cell_keys(data, QUICK) if all(c in _holding(data, QUICK, v, "i")
-                                                   for v in _zipf_variants(_means(data, QUICK)))],
-        _cell_keys(data, QUICK)),
+    "ppam13-quick-zipf-dc-ahead-all": _on(QUICK, dc_ahead_every_zipf, False),
+    "ppam13-quick-zipf-rand-most-fair": _on(QUICK, rand_most_fair_every_zipf),
     "ppam13-quick-zipf-dc-utfs-close": _on(QUICK, close_pairs, "DIRECTCONTR", "UTFAIRSHARE"),
     "ppam13-quick-uniform-dc-utfs-close": _on(QUICK, close_pairs, "DIRECTCONTR", "UTFAIRSHARE", ("shipped",)),
     "ppam13-quick-zipf-much-worse": _on(QUICK, much_worse_fails, "zipf"),
@@ -698,6 +817,10 @@ VALUES: dict[str, Renderer] = {
     "ppam13-fig1-zipf-rr-worst": lambda data: fig1_least_fair(data, "zipf"),
     "ppam13-fig1-zipf-rr-overtaken": lambda data: fig1_overtake(data, "zipf"),
     "ppam13-fig1-k5-is-quick": fig1_k5_is_quick,
+    "ppam13-fig1-windows": fig1_windows,
+    "ppam13-fig1-trend": fig1_trend,
+    "ppam13-fig1-same-windows-as": fig1_same_windows_as,
+    "ppam13-fig1-run-time": fig1_run_time,
 }
 
 
@@ -776,6 +899,24 @@ def fig1_largest_gaps(data: Path, split: str, a: str, b: str, n: int = 3) -> str
 
 
 VALUES.update({
+    # hypotheses 1 (the Zipf exponent) and 5 (REF's rule) on the main run
+    "ppam13-main-zipf-exponents": _on_main(zipf_exponents),
+    "ppam13-main-zipf-dc-ahead-t2": _on_main(dc_ahead_every_zipf),
+    "ppam13-main-zipf-dc-ahead-all": _on_main(dc_ahead_every_zipf, False),
+    "ppam13-main-clearly-exponents": _on_main(clearly_exponents),
+    "ppam13-main-zipf-rand-most-fair-all": _on_main(rand_most_fair_every_zipf),
+    "ppam13-main-zipf-dc-utfs-close": _on_main(close_pairs, "DIRECTCONTR", "UTFAIRSHARE"),
+    "ppam13-main-zipf1-t2-lpc-paired": _on_main(paired_count, "zipf s=1", "table2", "LPC-EGEE"),
+    "ppam13-main-zipf1-t2-ricc-paired": _on_main(paired_count, "zipf s=1", "table2", "RICC"),
+    "ppam13-main-zipf2-t2-lpc-paired": _on_main(paired_count, "zipf s=2", "table2", "LPC-EGEE"),
+    "ppam13-main-zipf2-t2-ricc-paired": _on_main(paired_count, "zipf s=2", "table2", "RICC"),
+    "ppam13-main-t2-direction": _on_main(t2_direction),
+    "ppam13-main-t2-as-quick": lambda data: zipf_runs_agree(data, _main_run(data), QUICK, "table2"),
+    "ppam13-main-t1-as-quick": lambda data: zipf_runs_agree(data, _main_run(data), QUICK, "table1"),
+    "ppam13-main-ref-rules": _on_main(ref_rules),
+    "ppam13-main-ref-digits": _on_main(mean_digits, "shipped", "ref literal"),
+    "ppam13-main-ref-checks": _on_main(same_checks, "ref literal", "shipped"),
+    "ppam13-main-ref-turns": _on_main(turned_cells, "ref literal"),
     "ppam13-main-uniform-rand-ahead": _on_main(fairer_cells, "shipped", "RAND", "FAIRSHARE"),
     "ppam13-main-zipf-rand-ahead": _on_main(fairer_cells, "zipf", "RAND", "FAIRSHARE"),
     "ppam13-quick-uniform-fs-ahead-of-rand": _on(QUICK, fairer_cells, "shipped", "FAIRSHARE", "RAND"),
@@ -794,3 +935,7 @@ def _fairer_across(data: Path, run: str, policy: str, a: str, b: str,
     """The cells where `policy` is strictly fairer under variant `a` than under variant `b`."""
     means, cells = _means(data, run), _cell_keys(data, run)
     return [c for c in (_table2(cells) if table2 else cells) if means[(a, *c, policy)] < means[(b, *c, policy)] - TIE_S]
+
+
+if __name__ == "__main__":
+    main()

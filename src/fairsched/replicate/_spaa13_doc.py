@@ -13,8 +13,9 @@ Regenerate (the run is resumable: its cells are kept in ``results/spaa13/sweep``
 
 The second command copies the per-window table into ``docs/replication/data`` (the columns above), the run's wall
 and CPU time into ``spaa13_run.csv`` when the run's directory has a GNU time log (`ship_run_time`), and draws
-``docs/img/spaa13-fig45.png`` and ``docs/img/spaa13-table.png`` from the table. `VALUES` renders the claims of the
-doc's prose from the same file.
+``docs/img/spaa13-fig45.png`` and ``docs/img/spaa13-table.png`` from the table; it also writes the table traces'
+spans (first to last submit) into ``spaa13_trace_spans.csv`` (``--trace-spans`` rewrites only that file). `VALUES`
+renders the claims of the doc's prose from these files.
 """
 
 from __future__ import annotations
@@ -290,7 +291,8 @@ def figures(data: Path, out_dir: Path = IMG_DIR) -> dict[str, Path]:
 
 def ship(windows_csv: Path, data: Path) -> Path:
     """Copy `COLUMNS` of a run's ``spaa13_windows.csv`` into `data` (REF's own rows, all zeros, left out), and,
-    if the run's directory has a ``log.txt`` with a GNU time line, its run time into `RUN_FILE` (`ship_run_time`)."""
+    if the run's directory has a ``log.txt`` with a GNU time line, its run time into `RUN_FILE` (`ship_run_time`);
+    the table traces' spans into `SPANS_FILE` (`ship_trace_spans`, which reads the traces)."""
     frame = pd.read_csv(windows_csv)
     frame = frame.loc[frame["policy"] != "REF", list(COLUMNS)]
     path = Path(data) / FILE
@@ -299,6 +301,25 @@ def ship(windows_csv: Path, data: Path) -> Path:
     log = Path(windows_csv).parent / "log.txt"
     if log.exists():
         ship_run_time(log, Path(windows_csv).parent / "sweep", data)
+    ship_trace_spans(data)
+    return path
+
+
+def ship_trace_spans(data: Path, traces_dir: Path | None = None) -> Path:
+    """`SPANS_FILE` in `data`: for each trace of the shipped table, its first and last submit time after cleaning
+    (the interval the table's window starts are drawn from, `_online_windows.window_starts`) and the span
+    between them, in seconds."""
+    from fairsched.replicate._online_windows import load_traces
+
+    traces = list(dict.fromkeys(_table(data)["trace"]))
+    rows = []
+    for trace, workload in load_traces(traces, traces_dir).items():
+        submit = workload.jobs["submit_time"]
+        rows.append({"trace": trace, "first_submit": int(submit.min()), "last_submit": int(submit.max()),
+                     "span_s": int(submit.max()) - int(submit.min())})
+    path = Path(data) / SPANS_FILE
+    with atomic_write(path) as handle:
+        pd.DataFrame(rows).to_csv(handle, index=False)
     return path
 
 
@@ -329,7 +350,12 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("windows_csv", nargs="?", type=Path, help="a run's spaa13_windows.csv to ship")
+    parser.add_argument("--trace-spans", action="store_true",
+                        help=f"only rewrite {SPANS_FILE} from the traces ($FAIRSCHED_TRACES or ../shared/traces)")
     args = parser.parse_args(argv)
+    if args.trace_spans:
+        sys.stdout.write(f"{ship_trace_spans(DATA_DIR)}\n")
+        return
     if args.windows_csv is not None:
         ship(args.windows_csv, DATA_DIR)
     for path in figures(DATA_DIR).values():
@@ -343,6 +369,7 @@ def main(argv: list[str] | None = None) -> None:
 
 CLOSE = 0.10  # "close": within 10 % of the larger of two means
 RUN_FILE = "spaa13_run.csv"
+SPANS_FILE = "spaa13_trace_spans.csv"
 
 
 def _mean(frame: pd.DataFrame, policy: str, **where: object) -> float:
@@ -501,6 +528,24 @@ def run_time(data: Path) -> str:
             "stores")
 
 
+def _power_of_ten(value: float) -> str:
+    """2.1·10^7, the doc's way of writing a large round number."""
+    exponent = math.floor(math.log10(value))
+    return f"{value / 10 ** exponent:.1f}·10^{exponent}"
+
+
+def disjoint_windows(data: Path) -> str:
+    """Whether the table's windows per trace, end to end, fit in the trace's span ("can" / "cannot be in traces
+    spanning 2.1·10^7 s (LPC-EGEE) and ...": `SPANS_FILE`)."""
+    from fairsched.replicate.spaa13_cell import TABLE_LENGTH
+
+    spans = pd.read_csv(data / SPANS_FILE).set_index("trace")["span_s"]
+    windows = _table(data).groupby("trace")["window"].nunique()
+    fit = all(windows[trace] * TABLE_LENGTH <= span for trace, span in spans.items())
+    listed = " and ".join(f"{_power_of_ten(span)} s ({trace})" for trace, span in spans.items())
+    return f"{'can' if fit else 'cannot'} be in traces spanning {listed}"
+
+
 def _paper_fig(policy: str) -> str:
     from fairsched.replicate.spaa13 import PAPER_FIG
 
@@ -536,6 +581,7 @@ VALUES = {
     "spaa13-paper-rand-15": lambda data: _paper_fig("RAND (N=15)"),
     "spaa13-paper-rand-75": lambda data: _paper_fig("RAND (N=75)"),
     "spaa13-table-windows": lambda data: _span(_table(data).groupby(["trace", "split"])["window"].nunique()),
+    "spaa13-table-disjoint": disjoint_windows,
     "spaa13-rand-k3": lambda data: f"{fig_mean(data, 'RAND (N=15)', 3)} and {fig_mean(data, 'RAND (N=75)', 3)}",
     "spaa13-printed-k3": lambda data: (f"{fig_mean(data, 'RAND printed (N=15)', 3)} and "
                                        f"{fig_mean(data, 'RAND printed (N=75)', 3)}"),
