@@ -239,3 +239,19 @@ def test_tpds11_job_count_verdict_follows_the_variants(tmp_path: Path) -> None:
     frame.loc[fewer, "mocca"] += 1.0
     frame.to_csv(data / "tpds11_variants_swf.csv", index=False)
     assert claim(data).startswith("no (MOCCA 2.160")
+
+
+@pytest.mark.parametrize("run", ["ppam13_variants_quick", "ppam13_h8", "ppam13_variants_30", "ppam13_variants_100"])
+def test_shipped_ppam13_conclusions_follow_from_their_cells_under_today_rules(run: str) -> None:
+    """A variants directory whose conclusions were written under older rules (the quick grid's (iii) before the
+    1 s slack) is stale even when its means are not: today's `conclusions` of the shipped cells must give the
+    shipped verdicts."""
+    from fairsched.replicate.ppam13_variants import conclusions
+
+    data = Path(__file__).resolve().parents[1] / "docs" / "replication" / "data" / run
+    shipped = pd.read_csv(data / "ppam13_variants_conclusions.csv")
+    again = conclusions(pd.read_csv(data / "ppam13_variants_cells.csv"))
+    keys = ["variant", "conclusion", "table", "trace"]
+    merged = shipped.fillna("").merge(again.fillna(""), on=keys, suffixes=("", "_now"), how="outer", indicator=True)
+    assert (merged["_merge"] == "both").all()
+    assert merged["holds"].tolist() == merged["holds_now"].tolist()

@@ -847,6 +847,8 @@ def _run_values(run: str, tag: str) -> dict[str, Renderer]:
 VALUES.update(_run_values(RUN30, "30"))
 VALUES.update(_run_values(RUN100, "100"))
 VALUES["ppam13-100-run-time"] = _on(RUN100, run_time)
+VALUES.update({f"ppam13-{name}-run-time": _on(run, run_time)
+               for name, run in (("quick", QUICK), ("30", RUN30), ("h8", H8))})
 
 
 def same_as_spaa13(data: Path, run: str) -> str:
