@@ -119,7 +119,10 @@ def dask_map(function: Callable[[Any], T], tasks: Sequence[Any], workers: int,
         raise ConfigError("--executor dask needs the `distributed` package: pip install 'dask[distributed]'") from exc
     cluster = None
     if scheduler is None:
+        # no dashboard; the scheduler's own HTTP routes on a free port, so that two local sweeps (or test
+        # workers) do not fight over 8787
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               scheduler_kwargs={"dashboard": False, "dashboard_address": ":0"},
                                silence_logs=logging.ERROR, preload=[_DASK_PRELOAD])
     try:
         client = Client(scheduler if scheduler is not None else cluster, timeout="10s")
