@@ -43,3 +43,7 @@ def test_replicate_ppam13_variants_end_to_end(tmp_path: Path, capsys: pytest.Cap
     assert len(written) == len(cells) and list(dict.fromkeys(written["variant"])) == names
     run = pd.read_csv(tmp_path / "out" / "ppam13_variants_run.csv")
     assert list(run.columns) == ["wall_s", "cpu_s"] and (run.iloc[0] > 0).all()
+    windows_gz = tmp_path / "out" / "ppam13_variants_windows.csv.gz"
+    windows = pd.read_csv(windows_gz)  # gzip CSV, written with mtime 0: a rerun gives the same bytes
+    assert windows_gz.read_bytes()[4:8] == b"\0\0\0\0"
+    assert len(windows) == len(names) * 2 * 2 * (len(ROLES) + 1)  # every window, policy (REF too) and variant

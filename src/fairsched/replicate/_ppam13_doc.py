@@ -12,7 +12,7 @@ renders the doc's ``<!-- table: NAME -->`` blocks and ``<!-- value: NAME -->`` n
 * ``ppam13_fig1``: Fig. 1, ``run_fig1(PPAM13Config(windows=100, jobs=2, splits=("uniform", "zipf"),
   out_dir=DIR), ks=KS)``; ``ppam13_fig1/run.csv`` holds its wall and CPU time.
 
-The variant directories hold ``ppam13_variants_{cells,conclusions,paired,windows}.csv``
+The variant directories hold ``ppam13_variants_{cells,conclusions,paired,run}.csv`` and ``_windows.csv.gz``
 (`fairsched.replicate.ppam13_variants.write_variants`), Fig. 1's ``ppam13_fig1_table.csv``. Claims of the prose
 that depend on the data (which cells, how many windows, which k) are rendered here too, so that a result file
 that stops supporting a sentence makes the doc stale instead of wrong. Regenerate::
@@ -51,6 +51,13 @@ def read_variants(directory: str | Path, prefix: str = "ppam13_variants") -> tup
     """(cells, conclusions, paired) as written by `ppam13_variants.write_variants` in `directory`."""
     return tuple(pd.read_csv(Path(directory) / f"{prefix}_{name}.csv")
                  for name in ("cells", "conclusions", "paired"))
+
+
+def _windows(data: Path, run: str) -> pd.DataFrame:
+    """Every window, policy and variant of a variants run (`ppam13_variants.WINDOWS_FILE`, gzip CSV)."""
+    from fairsched.replicate.ppam13_variants import WINDOWS_FILE
+
+    return pd.read_csv(data / run / WINDOWS_FILE)
 
 
 def _means(data: Path, run: str) -> dict[tuple[str, str, str, str], float]:
@@ -463,7 +470,7 @@ def ref_rules(data: Path, run: str, listed: int = 3) -> str:
     """How REF's literal rule compares with the lookahead rule window by window (the ``REF`` rows of the
     ``ref literal`` variant: the lookahead REF measured against the literal one). Up to `listed` differing
     windows are named; more are counted per cell, with the largest difference and where it is."""
-    frame = pd.read_csv(data / run / "ppam13_variants_windows.csv")
+    frame = _windows(data, run)
     ref = frame[(frame["variant"] == "ref literal") & (frame["policy"] == "REF")]
     differ = ref[ref["ratio"].abs() > TIE_S]
     text = f"{_count(len(ref) - len(differ), len(ref))} (table, trace, window) runs"
@@ -499,7 +506,7 @@ def moved_cells(data: Path, run: str, base: str, switched: str, policy: str, mar
 
 def nonzero_windows(data: Path, run: str, variant: str, trace: str) -> str:
     """Windows of `trace` (both tables) where some policy of `variant` differs from REF: "0 of the 20"."""
-    frame = pd.read_csv(data / run / "ppam13_variants_windows.csv")
+    frame = _windows(data, run)
     mine = frame[(frame["variant"] == variant) & (frame["trace"] == trace)]
     per_window = mine.groupby(["table", "window"])["ratio"].apply(lambda r: bool((r.abs() > TIE_S).any()))
     return _count(int(per_window.sum()), len(per_window))
@@ -887,7 +894,7 @@ def share_of_paper(data: Path, run: str, variant: str, table: str, policy: str) 
 
 def contended(data: Path, run: str, variant: str, table: str, trace: str = "") -> str:
     """"n of the m": windows of `table` (one trace, or both) where some policy of `variant` differs from REF."""
-    frame = pd.read_csv(data / run / "ppam13_variants_windows.csv")
+    frame = _windows(data, run)
     mine = frame[(frame["variant"] == variant) & (frame["table"] == table) & (frame["policy"] != "REF")]
     mine = mine[mine["trace"] == trace] if trace else mine
     per_window = mine.groupby(["trace", "window"])["ratio"].apply(lambda r: bool((r.abs() > TIE_S).any()))
