@@ -10,8 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fairsched.replicate._doc_tables import BLOCK, VALUE, render_blocks, stale_blocks
-from fairsched.replicate._networking20_ablations import verdict
+from fairsched.replicate._doc_tables import BLOCK, VALUE, render_blocks, stale_blocks, verdict
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "replication" / "data"

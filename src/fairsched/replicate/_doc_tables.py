@@ -28,6 +28,22 @@ BLOCK = re.compile(r"(<!-- table: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- /ta
 VALUE = re.compile(r"(<!-- value: (?P<name>[\w.-]+) -->)(?P<body>[^<\n]*)(<!-- /value -->)")
 
 Renderer = Callable[[Path], str]
+MATCH_FACTOR = 1.25  # a ratio "matches" the paper's when within a factor 1.25 of it (papers give 2 digits)
+
+
+def verdict(paper: float, ours: float, kind: str) -> str:
+    """The replications' verdict scale for a claim stated as a ratio oriented so that > 1 means the paper's
+    algorithm is better: ``matches`` (within `MATCH_FACTOR` of the paper's ratio; ``kind`` "same": within 10 % of
+    1), ``direction only`` (better, as the paper says, but by a factor outside that band) or ``no`` (not better).
+
+    >>> verdict(1.7, 1.57, "lower"), verdict(1.7, 3.21, "lower"), verdict(1.7, 0.37, "lower")
+    ('matches', 'direction only', 'no')
+    """
+    if kind == "same":
+        return "matches" if abs(ours - 1.0) <= 0.1 else "no"
+    if not ours > 1.0:
+        return "no"
+    return "matches" if 1 / MATCH_FACTOR <= ours / paper <= MATCH_FACTOR else "direction only"
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:

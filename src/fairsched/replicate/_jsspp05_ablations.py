@@ -42,7 +42,7 @@ import pandas as pd
 
 from fairsched.backfill.fairness import WIDTH_BINS, width_bin
 from fairsched.replicate import jsspp05
-from fairsched.replicate._doc_tables import fmt, markdown_table
+from fairsched.replicate._doc_tables import fmt, markdown_table, verdict
 from fairsched.replicate.jsspp05 import PAPER_TABLE2
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
@@ -518,8 +518,6 @@ def _pair_verdicts(pair: str, metric: str, claim: str) -> Any:
     ``above`` (the first policy more unfair: ratio > 1), ``not above`` (ratio ≤ 1) or ``same`` (within 10 % of 1,
     `verdict`'s rule for "almost the same"). ``matches at every (trace, load) pair``, ``matches at 11 of the 15
     (trace, load) pairs, no at 4`` or ``no at every (trace, load) pair``."""
-    from fairsched.replicate._networking20_ablations import verdict
-
     def render(data: Path) -> str:
         ratio = pair_ratios(_overall(pd.read_csv(data / "jsspp05_full_rows.csv", dtype={"width": str})), pair, metric)
         if claim == "same":

@@ -39,7 +39,7 @@ from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, summary
 from fairsched.openshop.metrics import utilities as metric_utilities
 from fairsched.openshop.validate import validate_openshop_schedule
-from fairsched.replicate._doc_tables import fmt, markdown_table
+from fairsched.replicate._doc_tables import fmt, markdown_table, verdict
 from fairsched.workload.google import PRODUCTION_PRIORITY, read_google
 
 __all__ = ["TABLES", "THEOREM3_TIMES", "VALUES", "VARIANTS", "Variant", "run_variants", "slice_report",
@@ -198,19 +198,6 @@ def theorem3_table(seeds: int = 100) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------------- the doc's tables
-
-MATCH_FACTOR = 1.25  # a ratio "matches" the paper's when within a factor 1.25 of it (the paper gives 2 digits)
-
-
-def verdict(paper: float, ours: float, kind: str) -> str:
-    """``matches`` (within `MATCH_FACTOR` of the paper's ratio; "same" claims: within 10 % of 1), ``direction
-    only`` (PBA better, as the paper says, but by a factor outside that band) or ``no`` (PBA not better)."""
-    if kind == "same":
-        return "matches" if abs(ours - 1.0) <= 0.1 else "no"
-    if not ours > 1.0:
-        return "no"
-    return "matches" if 1 / MATCH_FACTOR <= ours / paper <= MATCH_FACTOR else "direction only"
-
 
 def _claims() -> dict[tuple[str, str, str], Any]:
     from fairsched.replicate.networking20 import PAPER, setting_name
