@@ -497,14 +497,19 @@ def _sptf_verdicts(reading: str) -> Any:
         frame = _group(data, "sptf_reading")
         found = [(c.text, verdict(c.paper, _ratio(frame, setting, metric, reading, c.kind), c.kind))
                  for (setting, metric, baseline), c in _claims().items() if baseline == "sptf"]
-        parts = []
-        for word in ("matches", "direction only", "no"):
-            texts = [text for text, v in found if v == word]
-            named = f" ({'; '.join(texts)})" if word == "direction only" and texts else ""
-            parts.append(f"{word} on {len(texts)}{named}")
-        parts[0] += f" of the {len(found)} claims against SPTF"
-        return ", ".join(parts)
+        return _counted(found, "claims against SPTF", name="direction only")
     return render
+
+
+def _counted(found: list[tuple[str, str]], what: str, name: str) -> str:
+    """(claim, verdict) pairs counted per verdict: ``matches on 3 of the 4 `what`, direction only on 1 (the
+    claim), no on 0``; the claims with verdict `name` are named unless there are none or it is every claim."""
+    parts = []
+    for word in ("matches", "direction only", "no"):
+        texts = [claim for claim, v in found if v == word]
+        named = f" ({'; '.join(texts)})" if word == name and 0 < len(texts) < len(found) else ""
+        parts.append(f"{word} on {len(texts)}{f' of the {len(found)} {what}' if not parts else ''}{named}")
+    return ", ".join(parts)
 
 
 def _sptf_loss(data: Path) -> str:
@@ -623,13 +628,7 @@ def _verdict_count(*, setting: str | None = None, baseline: str | None = None, n
             rows = rows[rows["baseline"] == baseline]
         found = [(r.claim, verdict(r.paper, r.ours, _claims()[r.setting, r.metric, r.baseline].kind))
                  for r in rows.itertuples()]
-        parts = []
-        for word in ("matches", "direction only", "no"):
-            texts = [claim for claim, v in found if v == word]
-            named = f" ({'; '.join(texts)})" if word == name and texts and len(texts) < len(found) else ""
-            parts.append(f"{word} on {len(texts)}{' of the ' + str(len(found)) + ' claims' if not parts else ''}"
-                         f"{named}")
-        return ", ".join(parts)
+        return _counted(found, "claims", name)
     return render
 
 

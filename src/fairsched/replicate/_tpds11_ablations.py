@@ -358,11 +358,16 @@ def _row(dist: str, algorithm: str, *, experiment: str = "homogeneous", orgs: st
     return render
 
 
+def _policy_rows(data: Path, dist: str) -> pd.DataFrame:
+    """The §7.3 rows of `dist` (every local order and threshold, all N and n) of ``tpds11_rows.csv``."""
+    rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+    return rows[(rows["experiment"] == "local-policies") & (rows["dist"] == dist) & (rows["orgs"] == "all")]
+
+
 def _local_policies_range(dist: str, *, digits: int = 2) -> Any:
     """``low–high`` of the §7.3 means over every local order and threshold."""
     def render(data: Path) -> str:
-        rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
-        means = rows[(rows["experiment"] == "local-policies") & (rows["dist"] == dist) & (rows["orgs"] == "all")]
+        means = _policy_rows(data, dist)
         return f"{fmt(means['mean'].min(), digits)}–{fmt(means['mean'].max(), digits)}"
     return render
 
@@ -377,8 +382,7 @@ def _policies_spread(dist: str) -> Any:
     is at most 1.25 × the paper's (a smaller spread matters even less), else ``direction only``; with both
     spreads."""
     def render(data: Path) -> str:
-        rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
-        means = rows[(rows["experiment"] == "local-policies") & (rows["dist"] == dist) & (rows["orgs"] == "all")]
+        means = _policy_rows(data, dist)
         ours = float(means["mean"].max() - means["mean"].min())
         low, high = PAPER_POLICIES[dist]
         word = "matches" if ours <= 1.25 * (high - low) else "direction only"
@@ -390,8 +394,7 @@ def _lpt_best(dist: str) -> Any:
     """§7.3 "LPT is best" on `dist`, per threshold (3LB, 4LB), means compared at 3 decimals (the table's):
     ``matches on swf (LPT best at 3LB and 4LB)`` or ``no on uni (3LB: HF 1.202 against LPT 1.214; ...)``."""
     def render(data: Path) -> str:
-        rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
-        part = rows[(rows["experiment"] == "local-policies") & (rows["dist"] == dist) & (rows["orgs"] == "all")]
+        part = _policy_rows(data, dist)
         notes, best_everywhere = [], True
         for threshold in (3, 4):
             means = part[part["threshold"] == threshold].set_index("local_order")["mean"].round(3)
