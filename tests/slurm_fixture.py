@@ -1,0 +1,73 @@
+"""A real Slurm for the test suite, started and stopped like a database in pytest-postgresql (STYLE.md 2.9).
+
+`slurm_cluster` (session scope) starts the whole stack once — munged, MariaDB, slurmdbd, slurmctld, four slurmd —
+from a temporary directory with free ports, through `fairsched.slurm.up` (each daemon started only when the
+previous one answers), and in teardown stops every daemon it started by its recorded pid, whatever the tests
+did. `slurm_client` (function scope) hands a test that cluster with an empty queue.
+
+Where Debian's packages are missing, the fixture installs them with apt-get (as `.ci/run` does); tests are
+skipped, with the reason, only where that cannot be done (no apt-get, or not root).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fairsched.slurm import Cluster, ClusterConfig, down, missing_packages, up
+from fairsched.slurm.cluster import DEBIAN_PACKAGES
+
+SESSION_CONFIG = ClusterConfig(nodes=4, cpus_per_node=24)
+
+
+def slurm_unavailable() -> str | None:
+    """None when Slurm's programs are here (installed with apt-get now if needed); else why tests must skip."""
+    missing, _ = missing_packages()
+    if not missing:
+        return None
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        return (f"Slurm is not installed ({', '.join(missing)} missing) and apt-get is not available as root to "
+                f"install {' '.join(DEBIAN_PACKAGES)}")
+    command = ["apt-get", "install", "-y", "--no-install-recommends", *DEBIAN_PACKAGES]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        subprocess.run(["apt-get", "update"], env=env, capture_output=True, check=False)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    missing, _ = missing_packages()
+    assert not missing, f"apt-get could not install Slurm ({' '.join(command)}): {done.stderr[-500:]}"
+    return None
+
+
+def stop_cluster(root: Path) -> None:
+    """Teardown: stop whatever `up` recorded in `root` (nothing when it never wrote its marker)."""
+    if (root / "etc" / "fairsched-cluster.json").is_file():
+        down(root)
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    reason = slurm_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    root = tmp_path_factory.mktemp("slurm")
+    try:
+        yield up(root, SESSION_CONFIG, timeout=120)
+    finally:
+        stop_cluster(root)
+
+
+@pytest.fixture
+def slurm_client(slurm_cluster: Cluster) -> Cluster:
+    """The session's cluster, with no job queued or running (cancelled: each test starts from an empty queue)."""
+    env = slurm_cluster.env()
+    queued = subprocess.run(["squeue", "-h", "-o", "%A"], env=env, capture_output=True, text=True,
+                            check=True).stdout.split()
+    if queued:
+        subprocess.run(["scancel", *queued], env=env, check=True)
+    return slurm_cluster
