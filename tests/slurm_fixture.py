@@ -11,9 +11,11 @@ skipped, with the reason, only where that cannot be done (no apt-get, or not roo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +23,7 @@ import pytest
 
 from fairsched.slurm import Cluster, ClusterConfig, down, missing_packages, up
 from fairsched.slurm.cluster import DEBIAN_PACKAGES
+from fairsched.slurm.config import Layout
 
 SESSION_CONFIG = ClusterConfig(nodes=4, cpus_per_node=24)
 
@@ -46,20 +49,40 @@ def slurm_unavailable() -> str | None:
 
 def stop_cluster(root: Path) -> None:
     """Teardown: stop whatever `up` recorded in `root` (nothing when it never wrote its marker)."""
-    if (root / "etc" / "fairsched-cluster.json").is_file():
+    if Layout(root).marker.is_file():
         down(root)
 
 
+@contextlib.contextmanager
+def cluster_dir() -> Iterator[Path]:
+    """A directory for one cluster under /tmp (the jobs' users must reach it: pytest's tmp_path is private), whose
+    daemons are stopped and which is removed on exit, whatever happened."""
+    root = Path(tempfile.mkdtemp(prefix="fairsched-slurm-", dir="/tmp"))
+    root.chmod(0o755)
+    try:
+        yield root
+    finally:
+        stop_cluster(root)
+        shutil.rmtree(root, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+def slurm_cluster() -> Iterator[Cluster]:
     reason = slurm_unavailable()
     if reason is not None:
         pytest.skip(reason)
-    root = tmp_path_factory.mktemp("slurm")
-    try:
+    with cluster_dir() as root:
         yield up(root, SESSION_CONFIG, timeout=120)
-    finally:
-        stop_cluster(root)
+
+
+@pytest.fixture
+def slurm_dir() -> Iterator[Path]:
+    """A directory for a test's own cluster (`cluster_dir`); the test is skipped where Slurm cannot be had."""
+    reason = slurm_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with cluster_dir() as root:
+        yield root
 
 
 @pytest.fixture

@@ -162,7 +162,8 @@ def _prepare_dir(layout: Layout) -> None:
                            "directory (each cluster needs a fresh database and state directory)")
     for path in (root, *layout.subdirs()):
         path.mkdir(parents=True, exist_ok=True)
-    layout.munge.chmod(0o755)  # munged wants its socket's directory searchable by all
+    for path in (root, layout.munge, layout.spool):  # searchable by all: munge's socket, the jobs' scripts
+        path.chmod(0o755)
 
 
 def _tcp_answers(port: int) -> Callable[[], bool]:
@@ -256,6 +257,7 @@ def up(root: str | Path, config: ClusterConfig, *, ports: Ports | None = None, t
     bins = _check_installed(env)
     layout = Layout(Path(root).resolve())
     layout.check_socket_paths()
+    layout.check_searchable()
     ports = ports or free_ports(config)
     busy = [f"{name} {port}" for name, port in ports.named() if port_in_use(port)]
     if busy:
