@@ -12,6 +12,7 @@ skipped, with the reason, only where that cannot be done (no apt-get, or not roo
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -26,24 +27,21 @@ from fairsched.slurm.cluster import DEBIAN_PACKAGES
 from fairsched.slurm.config import Layout
 
 SESSION_CONFIG = ClusterConfig(nodes=4, cpus_per_node=24)
+INSTALL = Path(__file__).resolve().parents[1] / ".ci" / "install-slurm"  # the one install recipe, shared with CI
 
 
+@functools.cache
 def slurm_unavailable() -> str | None:
-    """None when Slurm's programs are here (installed with apt-get now if needed); else why tests must skip."""
+    """None when Slurm's programs are here (installed now by .ci/install-slurm if needed); else why to skip."""
     missing, _ = missing_packages()
     if not missing:
         return None
     if shutil.which("apt-get") is None or os.geteuid() != 0:
-        return (f"Slurm is not installed ({', '.join(missing)} missing) and apt-get is not available as root to "
-                f"install {' '.join(DEBIAN_PACKAGES)}")
-    command = ["apt-get", "install", "-y", "--no-install-recommends", *DEBIAN_PACKAGES]
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        subprocess.run(["apt-get", "update"], env=env, capture_output=True, check=False)
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        return (f"Slurm is not installed ({', '.join(missing)} missing from PATH) and apt-get is not available as "
+                f"root to install {' '.join(DEBIAN_PACKAGES)}")
+    done = subprocess.run(["bash", str(INSTALL)], capture_output=True, text=True, check=False)
     missing, _ = missing_packages()
-    assert not missing, f"apt-get could not install Slurm ({' '.join(command)}): {done.stderr[-500:]}"
+    assert not missing, f"{INSTALL} could not install Slurm ({', '.join(missing)} missing): {done.stderr[-500:]}"
     return None
 
 
