@@ -17,6 +17,7 @@ import grp
 import math
 import pwd
 import re
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -273,8 +274,9 @@ def replay(log: str | Path, *, scale: float, slurm_conf: str | None, accounts_fr
                         seconds=time.monotonic() - began)
 
 
-def _run(cluster: Cluster, argv: Sequence[str], **kwargs: object) -> object:
-    return _proc.run(argv, env=cluster.env(), **kwargs)  # type: ignore[arg-type]
+def _run(cluster: Cluster, argv: Sequence[str], *, check: bool = True,
+         timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    return _proc.run(argv, env=cluster.env(), check=check, timeout=timeout)
 
 
 def _ensure_users(users: Sequence[str]) -> tuple[str, ...]:
