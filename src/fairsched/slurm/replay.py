@@ -141,7 +141,8 @@ def plan_replay(workload: Workload, fmt: str, *, scale: float, total_cpus: int, 
     total_cpus : the cluster's CPUs; a job asking for more gets all of them (counted).
     accounts_from : the log's column that names the Slurm account: ``account`` (sacct only), ``user`` or
         ``group``. Default: ``account`` for sacct, ``group`` for SWF (which has no account).
-    limit : keep the first N jobs (in submit order) of those that ran.
+    limit : keep the first N jobs (in submit order) of those that ran; the records skipped are counted up to
+        the last one kept.
 
     Examples
     --------
@@ -173,13 +174,14 @@ def plan_replay(workload: Workload, fmt: str, *, scale: float, total_cpus: int, 
     skipped: Counter[str] = Counter()
     keep = []
     for i in np.argsort(jobs["submit_time"].to_numpy(np.float64), kind="stable"):
+        if limit is not None and len(keep) == limit:
+            break  # skipped records are counted up to the last job replayed
         if run_time[i] < 0:
             skipped[SKIP_NEVER_STARTED] += 1
         elif cpus[i] < 1:
             skipped[SKIP_NO_CPUS] += 1
         else:
             keep.append(int(i))
-    keep = keep[:limit] if limit is not None else keep
     if not keep:
         raise InputError("no job to replay: no job of the log ran (run time >= 0, CPUs >= 1)", path=workload.source)
     submit = jobs["submit_time"].to_numpy(np.float64)
