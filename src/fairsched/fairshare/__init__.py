@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from fairsched.errors import ConfigError
 from fairsched.fairshare.classic import classic
+from fairsched.fairshare.decay import DecayConfig, UsageJob, replay_usage
 from fairsched.fairshare.fair_tree import fair_tree
+from fairsched.fairshare.priority import PriorityConfig, job_priority, queue_order
 from fairsched.fairshare.result import ALGORITHMS, Algorithm, FairShareRow, FairShareTable
 from fairsched.workload.share_tree import ShareTree
 
-__all__ = ["ALGORITHMS", "Algorithm", "FairShareRow", "FairShareTable", "classic", "compute_fairshare",
-           "fair_tree"]
+__all__ = ["ALGORITHMS", "Algorithm", "DecayConfig", "FairShareRow", "FairShareTable", "PriorityConfig",
+           "UsageJob", "classic", "compute_fairshare", "fair_tree", "job_priority", "queue_order", "replay_usage"]
 
 
 def compute_fairshare(tree: ShareTree, *, algorithm: str = "fair-tree", damping: float | None = None) -> FairShareTable:

@@ -197,7 +197,7 @@ def _check_values(a: Association, fail: Callable[[str], InputError]) -> None:
 def _check_cycles(assocs: list[Association], accounts: dict[str, int],
                   fail: Callable[[str, int | None], InputError]) -> None:
     done: set[str] = {ROOT}
-    for name, start in accounts.items():
+    for name in accounts:
         path: list[str] = []
         current = name
         while current not in done:
