@@ -4,7 +4,8 @@ Text: the header ``Account|User|RawShares|NormShares|RawUsage|NormUsage|EffectvU
 one line per association in sshare's order. As sshare: the Account column is indented by one space a level (a
 user's line shows its account), numbers have 6 decimals (``%f``), RawUsage is an integer (truncated), an
 infinite LevelFS prints ``inf``, and an empty field is a value sshare does not print. When the tree came from an
-sshare dump, four columns follow: sshare's own FairShare and LevelFS, each with ours minus sshare's.
+sshare dump, four columns follow: sshare's own FairShare and LevelFS, each with ours (rounded to 6 decimals, as printed)
+minus sshare's.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _diff(ours: float | None, theirs: float | None) -> float | None:
         return None
     if math.isinf(ours) or math.isinf(theirs):
         return 0.0 if ours == theirs else math.inf
-    return ours - theirs
+    return round(ours, 6) - theirs + 0.0  # sshare prints 6 decimals: compare what both print (+ 0.0: no -0)
 
 
 def _shares(value: object) -> str:
@@ -79,7 +80,7 @@ def _real(value: float | None) -> str:
 def _signed(value: float | None) -> str:
     if value is None:
         return ""
-    return "inf" if math.isinf(value) else f"{value:+.6f}"
+    return "inf" if math.isinf(value) else f"{value + 0.0:+.6f}".replace("-0.000000", "+0.000000")
 
 
 def _json(value: float | None) -> float | str | None:
