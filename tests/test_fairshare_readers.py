@@ -110,5 +110,5 @@ def test_bad_input_is_one_line_with_file_and_line(tmp_path: Path, text: str, whe
 
 
 def test_share_tree_in_code_checks_too() -> None:
-    with pytest.raises(InputError, match="shares is 1.5; expected an integer >= 0 or 'parent'"):
+    with pytest.raises(InputError, match=r"shares is 1\.5; expected an integer >= 0 or .parent."):
         share_tree([Association("a", parent="root", shares=1.5)])  # type: ignore[arg-type]
