@@ -108,27 +108,55 @@ def test_ctrl_c_keeps_the_previous_run(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_help_defaults_and_choices_match_the_models() -> None:
-    """The CLI writes its defaults and choices out (so that --help imports no model): they must stay the models'."""
+    """The CLI writes its defaults and choices out (so that --help imports no model): they must stay the models'.
+
+    The plug-in names come from `fairsched._names`, which every registry also checks on import."""
     from dataclasses import fields
 
-    from fairsched import cli
+    from fairsched import _names
+    from fairsched.audit import log as audit_log
     from fairsched.backfill import experiment as backfill_experiment
     from fairsched.backfill.policies import backfill_names, order_names
+    from fairsched.cli import _options
     from fairsched.mosp import experiment as mosp_experiment
+    from fairsched.mosp.policies import ALGORITHMS as MOSP_ALGORITHMS
+    from fairsched.mosp.policies.local import LOCAL_ORDERS
     from fairsched.online import experiment as online_experiment
     from fairsched.online.policies import REGISTRY
+    from fairsched.openshop.policies import algorithm_names
     from fairsched.replicate import tpds11
+    from fairsched.scenario import ORG_ID_COLUMNS
 
-    assert tuple(REGISTRY) == cli.ONLINE_POLICIES
-    assert (tuple(order_names()), tuple(backfill_names())) == (cli.QUEUE_ORDERS, cli.BACKFILL_RULES)
-    assert tuple(backfill_experiment.FAIRNESS_METRICS) == cli.FAIRNESS_METRICS
-    assert tuple(tpds11.EXPERIMENTS) == cli.TPDS11_EXPERIMENTS
-    for written, config in [(cli.ONLINE_DEFAULTS, online_experiment.Config()),
-                            (cli.BACKFILL_DEFAULTS, backfill_experiment.Config()),
-                            (cli.MOSP_DEFAULTS, mosp_experiment.Config())]:
+    assert tuple(REGISTRY) == _names.ONLINE_POLICIES == _options.ONLINE_POLICIES
+    assert (tuple(order_names()), tuple(backfill_names())) == (_names.QUEUE_ORDERS, _names.BACKFILL_RULES)
+    assert tuple(MOSP_ALGORITHMS) == _names.MOSP_ALGORITHMS
+    assert tuple(algorithm_names()) == _names.OPENSHOP_ALGORITHMS
+    assert tuple(backfill_experiment.FAIRNESS_METRICS) == _options.FAIRNESS_METRICS
+    assert tuple(tpds11.EXPERIMENTS) == _options.TPDS11_EXPERIMENTS
+    assert tuple(LOCAL_ORDERS) == _options.MOSP_LOCAL_ORDERS
+    assert tuple(ORG_ID_COLUMNS) == _options.ONLINE_ORG_BY
+    assert tuple(audit_log.ORG_BY) == _options.AUDIT_ORG_BY
+    for written, config in [(_options.ONLINE_DEFAULTS, online_experiment.Config()),
+                            (_options.BACKFILL_DEFAULTS, backfill_experiment.Config()),
+                            (_options.MOSP_DEFAULTS, mosp_experiment.Config())]:
         names = {f.name for f in fields(config)}
         assert vars(written) and set(vars(written)) <= names
         assert {name: getattr(config, name) for name in vars(written)} == vars(written)
+
+
+def test_a_registry_that_differs_from_its_listed_names_fails_on_import() -> None:
+    """A policy registered without its name in fairsched/_names.py (the list --help shows) is caught at once."""
+    from fairsched._registry import Registry
+    from fairsched.errors import InvariantError
+
+    registry = Registry("toy policy", sort_key=lambda entry: entry.name)
+    registry.add("b", len)
+    registry.add("a", len)
+    registry.check_listed(("a", "b"), "TOY")
+    with pytest.raises(InvariantError, match=r"fairsched/_names.py TOY lists \['a'\] \(add \['b'\], remove nothing"):
+        registry.check_listed(("a",), "TOY")
+    with pytest.raises(InvariantError, match=r"add nothing, remove \['c'\]"):
+        registry.check_listed(("a", "b", "c"), "TOY")
 
 
 def test_cli_import_loads_no_heavy_module() -> None:
