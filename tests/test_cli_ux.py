@@ -197,3 +197,32 @@ def test_compare_warns_about_organizations_without_jobs(tmp_path: Path, capsys: 
     assert "submit no job" in (tmp_path / "o" / "report.html").read_text()
     code, _, err = run_main(["compare", "--trace", str(swf), "--orgs", "2", "--policies", "rr"], capsys)
     assert code == 0 and "submit no job" not in err
+
+
+def test_a_wrong_split_fails_before_the_trace_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--split` is parsed when the Config is built: the absent trace is never opened."""
+    absent = tmp_path / "absent.swf"
+    code, out, err = run_main(["compare", "--trace", str(absent), "--split", "zipff"], capsys)
+    assert (code, out) == (2, "")
+    assert err == ("error: --split 'zipff': expected one of even, uniform, zipf or comma-separated machine counts, "
+                   "one per organization (e.g. '1,2,1')\n")
+    config = online_experiment.Config(split=" 1, 2,1 ", orgs=3)
+    assert (config.split, config.split.kind, config.split.counts) == ("1,2,1", "counts", (1, 2, 1))
+    assert online_experiment.Config(split="Even").split.kind == "even"
+
+
+def test_org_by_and_its_former_spelling(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--org-by` is compare's flag, as audit's; `--orgs-by` (hidden) still works and must not contradict it."""
+    swf = small_swf(tmp_path / "small.swf")
+    runs = {}
+    for flag in ("--org-by", "--orgs-by"):
+        code, out, err = run_main(["compare", "--trace", str(swf), "--orgs", "2", flag, "group", "--policies", "rr",
+                                   "--json"], capsys)
+        assert code == 0, err
+        runs[flag] = json.loads(out)
+    assert runs["--org-by"]["config"]["orgs_by"] == "group"
+    assert runs["--org-by"]["scenario"] == runs["--orgs-by"]["scenario"]
+    code, _, err = run_main(["compare", "--trace", str(swf), "--org-by", "group", "--orgs-by", "user"], capsys)
+    assert code == 2 and err.startswith("error: --org-by group and --orgs-by user disagree")
+    code, out, _ = run_main(["compare", "--help"], capsys)
+    assert "--org-by" in out and "--orgs-by" not in out

@@ -364,6 +364,66 @@ def default_machines(workload: Workload) -> tuple[int, str]:
                       "header, no job with processors >= 1); pass n_machines (--machines)")
 
 
+SPLITS = ("even", "uniform", "zipf")  # the named machine splits (`split_machines`)
+COUNTS = "counts"  # MachineSplit.kind of explicit counts
+
+
+class MachineSplit(str):
+    """A machine split, parsed once: a named split (``even``, ``uniform``, ``zipf``) or explicit counts.
+
+    It stays a `str`, its normalized text (``"zipf"``, ``"1,2,1"``), so that configs, JSON documents and CSV files
+    show it as before; `kind` says which split it is (one of `SPLITS`, or `COUNTS`) and `counts` holds the
+    explicit counts (empty for a named split). `split_machines` and `build_scenario` take one, or text they parse.
+
+    Raises
+    ------
+    ConfigError : neither a named split nor comma-separated integers (the message names the choices).
+
+    >>> split = MachineSplit(" 1, 2,1 ")
+    >>> split, split.kind, split.counts, MachineSplit("Zipf").kind
+    ('1,2,1', 'counts', (1, 2, 1), 'zipf')
+    >>> MachineSplit.parse("zipff", flag="--split")
+    Traceback (most recent call last):
+    ...
+    fairsched.errors.ConfigError: --split 'zipff': expected one of even, uniform, zipf or comma-separated machine \
+counts, one per organization (e.g. '1,2,1')
+    """
+
+    kind: str
+    counts: tuple[int, ...]
+
+    def __new__(cls, text: str) -> MachineSplit:
+        return cls.parse(text)
+
+    @classmethod
+    def parse(cls, value: str | Sequence[int], *, flag: str = "split") -> MachineSplit:
+        """`value` (text, or a sequence of counts) as a `MachineSplit`; `flag` names it in the error."""
+        if isinstance(value, MachineSplit):
+            return value
+        if isinstance(value, str):
+            kind = value.strip().lower()
+            if kind in SPLITS:
+                return cls._make(kind, kind, ())
+            try:
+                counts = tuple(int(part) for part in value.split(","))
+            except ValueError:
+                raise ConfigError(f"{flag} {value!r}: expected one of {', '.join(SPLITS)} or comma-separated machine "
+                                  "counts, one per organization (e.g. '1,2,1')") from None
+        else:
+            values = list(value) if isinstance(value, Sequence | np.ndarray) else [value]
+            if not all(_is_int(v) for v in values):
+                raise ConfigError(f"{flag} {value!r}: expected {', '.join(SPLITS)} or integer machine counts, one "
+                                  "per organization")
+            counts = tuple(int(v) for v in values)
+        return cls._make(",".join(map(str, counts)), COUNTS, counts)
+
+    @classmethod
+    def _make(cls, text: str, kind: str, counts: tuple[int, ...]) -> MachineSplit:
+        split = str.__new__(cls, text)
+        split.kind, split.counts = kind, counts
+        return split
+
+
 def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[int] = "uniform", *,
                    zipf_s: float = DEFAULT_ZIPF_S, rng: np.random.Generator | None = None) -> np.ndarray:
     """Machines owned by each organization: int64 (n_orgs,), every count >= 1, summing to m.
@@ -399,7 +459,7 @@ def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[in
                           "or more machines")
     if not (np.isfinite(zipf_s) and zipf_s >= 0):
         raise ConfigError(f"zipf_s={zipf_s!r}: expected a finite exponent >= 0")
-    kind = str(split).strip().lower()
+    kind = MachineSplit.parse(split).kind
     if kind != "even" and rng is None:
         raise ValueError(f"split {kind!r} is random: pass rng (a numpy Generator)")
     counts = _SPLITTERS[kind](int(n_machines), int(n_orgs), float(zipf_s), rng)
@@ -408,19 +468,8 @@ def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[in
 
 def _explicit_counts(split: str | Sequence[int]) -> np.ndarray | None:
     """Explicit counts from a sequence or a comma string; None for a named split; ConfigError otherwise."""
-    if isinstance(split, str):
-        if split.strip().lower() in _SPLITTERS:
-            return None
-        try:
-            values = [int(part) for part in split.split(",")]
-        except ValueError:
-            raise ConfigError(f"split {split!r}: expected one of {', '.join(_SPLITTERS)} or comma-separated "
-                              "machine counts, one per organization (e.g. '1,2,1')") from None
-    else:
-        values = list(split)
-        if not all(_is_int(v) for v in values):
-            raise ConfigError(f"split {values!r}: expected integer machine counts, one per organization")
-    return np.asarray(values, dtype=np.int64)
+    parsed = MachineSplit.parse(split)
+    return None if parsed.kind != COUNTS else np.asarray(parsed.counts, dtype=np.int64)
 
 
 def _split_explicit(counts: np.ndarray, n_machines: int | None, n_orgs: int) -> np.ndarray:
