@@ -1,10 +1,21 @@
 """Queue orders and backfilling rules of the backfilling model, one module each, imported here by name.
 
-Orders: ``fcfs``, ``sjf``, ``lxf``. Backfilling rules: ``none``, ``no-guarantee``, ``easy``, ``conservative``
+Orders: ``fcfs``, ``sjf``, ``lxf``; ticked orders (keys recomputed every ``calc_period``): ``drf``,
+``directcontr``. Backfilling rules: ``none``, ``no-guarantee``, ``easy``, ``conservative``
 (see docs/backfill.md). Any order combines with any rule.
 """
 
-from fairsched.backfill.policies import conservative, easy, fcfs, lxf, no_guarantee, none, sjf  # noqa: F401
+from fairsched.backfill.policies import (  # noqa: F401
+    conservative,
+    directcontr,
+    drf,
+    easy,
+    fcfs,
+    lxf,
+    no_guarantee,
+    none,
+    sjf,
+)
 from fairsched.backfill.policies._registry import (
     BACKFILLS,
     ORDERS,
