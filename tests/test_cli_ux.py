@@ -120,7 +120,7 @@ def test_help_defaults_and_choices_match_the_models() -> None:
     from fairsched.replicate import tpds11
 
     assert tuple(REGISTRY) == cli.ONLINE_POLICIES
-    assert (tuple(order_names()), tuple(backfill_names())) == (cli.QUEUE_ORDERS, cli.BACKFILL_RULES)
+    assert (tuple(order_names(ticked=False)), tuple(backfill_names())) == (cli.QUEUE_ORDERS, cli.BACKFILL_RULES)
     assert tuple(backfill_experiment.FAIRNESS_METRICS) == cli.FAIRNESS_METRICS
     assert tuple(tpds11.EXPERIMENTS) == cli.TPDS11_EXPERIMENTS
     for written, config in [(cli.ONLINE_DEFAULTS, online_experiment.Config()),
