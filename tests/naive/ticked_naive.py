@@ -95,7 +95,7 @@ def simulate_ticked_naive(submit, run, procs, req, n_procs: int, order: str, bac
         times += list(st.reservation.values())
         if not times:
             break
-        st.now = min(times + [next_tick])
+        st.now = min([*times, next_tick])
         reordered = False
         if st.now == next_tick:
             reordered = st.tick()

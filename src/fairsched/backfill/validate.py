@@ -245,7 +245,8 @@ def _check_queue_rules(rows: _JobRows, jobs: BackfillJobs, order: str, backfill:
         -1 if ticked else BACKFILL_ORDERS.index(order), backfill == "no-guarantee",
         backfill == "none" and order != "fcfs" and not ticked, limit)
     what = ("a waiting job" if backfill == "no-guarantee" else
-            "the widest waiting job (so every one, the queue head among them)" if ticked else f"the queue head ({order})")
+            "the widest waiting job (so every one, the queue head among them)" if ticked else
+            f"the queue head ({order})")
     findings.add(int(n_fit), lambda i: f"at t={fit_t[i]} {what}, job {rows.job[fit_j[i]]} (row {rows.row[fit_j[i]]}, "
                                        f"{rows.procs[fit_j[i]]} processors), waits though it fits in the free "
                                        "processors after the last event at t", "idle fits")

@@ -12,7 +12,18 @@ from __future__ import annotations
 from numba import njit
 
 from fairsched.backfill._kernels import queue_insert
-from fairsched.backfill.policies import _ticked, conservative, directcontr, drf, easy, fcfs, lxf, no_guarantee, none, sjf
+from fairsched.backfill.policies import (
+    _ticked,
+    conservative,
+    directcontr,
+    drf,
+    easy,
+    fcfs,
+    lxf,
+    no_guarantee,
+    none,
+    sjf,
+)
 from fairsched.backfill.view import (
     BACKFILL_CONSERVATIVE,
     BACKFILL_NO_GUARANTEE,
@@ -64,7 +75,7 @@ def on_tick(order, clock, heap, out_start, queue, submit, procs, tk):
 def on_end(order, job, start, now, procs, tk):
     """A ticked order learns that `job` (started at `start`) ended at `now` (its termination is processed)."""
     if order == ORDER_DIRECTCONTR:
-        org, jpar, opar, ost, key = tk
+        org, jpar, opar, ost, _ = tk
         directcontr.on_end(job, start, now, procs, org, jpar, opar, ost)
 
 
