@@ -128,7 +128,8 @@ def test_help_defaults_and_choices_match_the_models() -> None:
     from fairsched.scenario import ORG_ID_COLUMNS
 
     assert tuple(REGISTRY) == _names.ONLINE_POLICIES == _options.ONLINE_POLICIES
-    assert (tuple(order_names()), tuple(backfill_names())) == (_names.QUEUE_ORDERS, _names.BACKFILL_RULES)
+    assert (tuple(order_names(ticked=False)), tuple(backfill_names())) == (_names.QUEUE_ORDERS, _names.BACKFILL_RULES)
+    assert tuple(order_names(ticked=True)) == _names.TICKED_ORDERS
     assert tuple(MOSP_ALGORITHMS) == _names.MOSP_ALGORITHMS
     assert tuple(algorithm_names()) == _names.OPENSHOP_ALGORITHMS
     assert tuple(backfill_experiment.FAIRNESS_METRICS) == _options.FAIRNESS_METRICS

@@ -15,7 +15,11 @@ ONLINE_POLICIES: tuple[str, ...] = ("currfairshare", "directcontr", "fairshare",
 """`fairsched.online.policies.REGISTRY`, sorted by name."""
 
 QUEUE_ORDERS: tuple[str, ...] = ("fcfs", "sjf", "lxf")
-"""`fairsched.backfill.policies.ORDERS`, by code."""
+"""`fairsched.backfill.policies.ORDERS` whose keys need no parameters (``order_names(ticked=False)``), by code."""
+
+TICKED_ORDERS: tuple[str, ...] = ("drf", "directcontr")
+"""The ticked orders of `fairsched.backfill.policies.ORDERS` (keys recomputed every ``calc_period``; they need
+the organizations and shares, so the ``backfill`` command does not offer them), by code."""
 
 BACKFILL_RULES: tuple[str, ...] = ("none", "no-guarantee", "easy", "conservative")
 """`fairsched.backfill.policies.BACKFILLS`, by code."""
