@@ -23,7 +23,6 @@ memory_mb       memory of the job (NaN when the log has none)
 from __future__ import annotations
 
 import csv
-import gzip
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError, InputError
+from fairsched.workload.files import read_head
 from fairsched.workload.jobs_csv import is_jobs_csv_header, read_jobs_csv
 from fairsched.workload.model import Workload
 from fairsched.workload.sacct import is_sacct_header, read_sacct
@@ -52,14 +52,7 @@ SKIP_OUTSIDE = "submitted outside --since/--until"
 def sniff_format(path: str | Path) -> str:
     """``swf``, ``sacct`` or ``jobs-csv`` from the first non-empty line of the (possibly gzipped) file."""
     path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 16)
-    except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror or exc})", path=path) from exc
-    if head[:2] == b"\x1f\x8b":
-        with gzip.open(path, "rb") as handle:
-            head = handle.read(1 << 16)
+    head = read_head(path, 1 << 16)  # gzip or plain; a damaged file is one InputError
     text = head.decode("utf-8", errors="replace")
     first = next((line for line in text.splitlines() if line.strip()), "")
     if is_sacct_header(first):
