@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fairsched.replicate._doc_tables import BLOCK, VALUE, render_blocks, stale_blocks, verdict
+from fairsched.replicate._common import verdict
+from fairsched.replicate._doc_tables import BLOCK, VALUE, render_blocks, stale_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "replication" / "data"
@@ -206,7 +207,7 @@ def test_tpds11_local_policy_verdicts_follow_the_rows(tmp_path: Path) -> None:
 def test_jsspp05_pair_verdicts_follow_the_full_run(tmp_path: Path) -> None:
     """"FCFS and LXF are close" under resource equality is checked at every (trace, load) pair: LXF's values made
     FCFS's turn the verdict from "no" at 14 pairs into a match at every pair."""
-    from fairsched.replicate._jsspp05_ablations import VALUES
+    from fairsched.replicate.jsspp05.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     claim = VALUES["jsspp05-lxf-re-same"]

@@ -60,7 +60,8 @@ def test_jsspp05_full_run_cell_comes_back(trace: str, backfill: str) -> None:
     over all jobs are the shipped ones."""
     import numpy as np
 
-    from fairsched.replicate import jsspp05, jsspp05_cell
+    from fairsched.replicate import jsspp05
+    from fairsched.replicate.jsspp05 import cell as jsspp05_cell
 
     folder = trace_path(jsspp05.TRACES[trace]).parent
     result = jsspp05_cell.run(jsspp05_cell.Config(trace=trace, traces_dir=folder, load=0.7, order="fcfs",

@@ -39,7 +39,8 @@ from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, summary
 from fairsched.openshop.metrics import utilities as metric_utilities
 from fairsched.openshop.validate import validate_openshop_schedule
-from fairsched.replicate._doc_tables import fmt, markdown_table, verdict
+from fairsched.replicate._common import verdict
+from fairsched.replicate._doc_format import fmt, markdown_table
 from fairsched.workload.google import PRODUCTION_PRIORITY, read_google
 
 __all__ = ["TABLES", "THEOREM3_TIMES", "VALUES", "VARIANTS", "Variant", "run_variants", "slice_report",

@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     import argparse
     import sys
 
-    from fairsched.replicate._doc_tables import DATA_DIR
+    from fairsched.replicate._doc_format import DATA_DIR
 
     argparse.ArgumentParser(description=main.__doc__).parse_args(argv)
     for path in figures(DATA_DIR).values():

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched._io import atomic_write
-from fairsched.replicate._doc_tables import fmt, markdown_table
+from fairsched.replicate._doc_format import fmt, markdown_table
 
 __all__ = ["COLUMNS", "TABLES", "VALUES", "figures", "ship"]
 
@@ -346,7 +346,7 @@ def ship_run_time(log: Path, stores: Path, data: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m fairsched.replicate._spaa13_doc [WINDOWS_CSV]``: ship the file (if given), draw the figures."""
-    from fairsched.replicate._doc_tables import DATA_DIR
+    from fairsched.replicate._doc_format import DATA_DIR
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("windows_csv", nargs="?", type=Path, help="a run's spaa13_windows.csv to ship")

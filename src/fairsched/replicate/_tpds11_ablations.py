@@ -39,7 +39,7 @@ from fairsched.mosp.policies.local import local_schedule
 from fairsched.mosp.policies.mocca_exp import mocca_experimental
 from fairsched.mosp.validate import check_mosp_schedule
 from fairsched.replicate import tpds11
-from fairsched.replicate._doc_tables import fmt, markdown_table
+from fairsched.replicate._doc_format import fmt, markdown_table
 from fairsched.scenario import zipf_weights
 from fairsched.workload.lublin import LublinModel, sample_rigid_jobs
 

@@ -38,8 +38,7 @@ from fairsched.openshop.generate import random_instance
 from fairsched.openshop.metrics import minmax_key, utilities
 from fairsched.openshop.policies.exact import brute_force
 from fairsched.replicate import networking20_cell as cell
-from fairsched.replicate._doc_tables import verdict
-from fairsched.replicate.jsspp05 import default_traces_dir
+from fairsched.replicate._common import default_traces_dir, verdict
 from fairsched.sweep import Spec, load_spec, run_sweep
 from fairsched.sweep.results import load_rows
 from fairsched.sweep.store import store_or_temporary

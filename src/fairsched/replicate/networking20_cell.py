@@ -53,7 +53,7 @@ class Config(ExperimentConfig):
 
     def google_dir(self) -> Path:
         """The slice's directory; ConfigError naming where it was looked for and how to get it when missing."""
-        from fairsched.replicate.jsspp05 import default_traces_dir
+        from fairsched.replicate._common import default_traces_dir
 
         folder = (Path(self.traces_dir) if self.traces_dir is not None else default_traces_dir()) / GOOGLE_DIR
         if not (folder / "task_events").is_dir() or not (folder / "job_events").is_dir():
