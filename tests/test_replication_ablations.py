@@ -1,6 +1,6 @@
-"""The JSSPP'05 and TPDS'11 ablation runners (`fairsched.replicate.jsspp05.ablations`, `_tpds11_ablations`) on
-tiny inputs: the subset and machine-size overrides, the window counts, the subset schemes, the generator variants
-and the t-test."""
+"""The JSSPP'05 and TPDS'11 ablation runners (`fairsched.replicate.jsspp05.ablations`,
+`fairsched.replicate.tpds11.ablations`) on tiny inputs: the subset and machine-size overrides, the window counts,
+the subset schemes, the generator variants and the t-test."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from fairsched.errors import ConfigError
-from fairsched.replicate import _tpds11_ablations as t11
 from fairsched.replicate import jsspp05
 from fairsched.replicate.jsspp05 import ablations as j5
 from fairsched.replicate.jsspp05 import cell as jsspp05_cell
 from fairsched.replicate.jsspp05 import doc_values as j5_values
+from fairsched.replicate.tpds11 import ablations as t11
 from tests.test_replicate_jsspp05 import synthetic_swf
 
 

@@ -18,17 +18,19 @@ from pathlib import Path
 from types import ModuleType
 
 from fairsched._io import atomic_write
-from fairsched.replicate import _networking20_ablations, _ppam13_doc, _spaa13_doc, _tpds11_ablations
+from fairsched.replicate import _networking20_ablations, _ppam13_doc, _spaa13_doc
 from fairsched.replicate._doc_format import BLOCK, DATA_DIR, VALUE, Renderer
 from fairsched.replicate._doc_format import render_blocks as _render
 from fairsched.replicate._doc_format import stale_blocks as _stale
 from fairsched.replicate.jsspp05 import doc as jsspp05_doc
 from fairsched.replicate.jsspp05 import doc_values as jsspp05_values
+from fairsched.replicate.tpds11 import doc as tpds11_doc
+from fairsched.replicate.tpds11 import doc_values as tpds11_values
 
 __all__ = ["BLOCK", "DATA_DIR", "DOC_MODULES", "TABLES", "VALUE", "VALUES", "main", "render_blocks",
            "stale_blocks"]
 
-DOC_MODULES: tuple[ModuleType, ...] = (_networking20_ablations, _tpds11_ablations, jsspp05_doc, jsspp05_values,
+DOC_MODULES: tuple[ModuleType, ...] = (_networking20_ablations, tpds11_doc, tpds11_values, jsspp05_doc, jsspp05_values,
                                        _spaa13_doc, _ppam13_doc)
 """Every module holding renderers of the replication docs (a ``TABLES`` and/or ``VALUES`` mapping)."""
 
