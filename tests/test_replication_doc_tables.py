@@ -138,7 +138,7 @@ def test_the_heterogeneity_claim_is_computed_from_the_scores(tmp_path: Path) -> 
 
 
 def test_networking20_claims_follow_the_rows(tmp_path: Path) -> None:
-    from fairsched.replicate._networking20_ablations import VALUES
+    from fairsched.replicate.networking20.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     assert VALUES["networking20-fifo-direction"](data) == "holds on 7 of the 8 claims"  # online mean delay: 0.95
@@ -169,7 +169,7 @@ def test_openshop_reach_figures_follow_the_reach_file(tmp_path: Path) -> None:
 def test_sptf_verdicts_are_counted_from_the_ablations(tmp_path: Path) -> None:
     """The SPTF verdicts of networking20.md and openshop.md: longest-first SPTF's offline mean made 1.7× PBA's turns
     its one "direction only" into a match."""
-    from fairsched.replicate._networking20_ablations import VALUES
+    from fairsched.replicate.networking20.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     claim = VALUES["networking20-lptf-verdicts"]
