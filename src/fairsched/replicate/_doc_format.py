@@ -17,11 +17,14 @@ from pathlib import Path
 
 from fairsched.errors import ConfigError
 
-__all__ = ["BLOCK", "DATA_DIR", "VALUE", "Renderer", "fmt", "markdown_table", "render_blocks", "stale_blocks"]
+__all__ = ["BLOCK", "DATA_DIR", "RUN_INFO", "VALUE", "Renderer", "fmt", "markdown_table", "read_time_log",
+           "render_blocks", "stale_blocks", "write_run_info"]
 
 DATA_DIR = Path("docs/replication/data")
 BLOCK = re.compile(r"(<!-- table: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
 VALUE = re.compile(r"(<!-- value: (?P<name>[\w.-]+) -->)(?P<body>[^<\n]*)(<!-- /value -->)")
+RUN_INFO = "run.csv"
+_TIME_LINE = re.compile(r"wall (?P<wall>[\d.]+) s user (?P<user>[\d.]+) s sys (?P<sys>[\d.]+) s")
 
 Renderer = Callable[[Path], str]
 
@@ -75,3 +78,25 @@ def stale_blocks(text: str, data_dir: Path, tables: Mapping[str, Renderer],
         stale += [m.group("name") for m, body in zip(pattern.finditer(text), rendered, strict=True)
                   if m.group("body") != body]
     return stale
+
+
+def read_time_log(log: Path) -> dict[str, float]:
+    """``{"wall_s", "user_s", "sys_s"}`` from the GNU ``time -f "wall %e s user %U s sys %S s"`` line of a run's
+    log."""
+    match = _TIME_LINE.search(Path(log).read_text(encoding="utf-8"))
+    if match is None:
+        raise ConfigError(f"{log}: no 'wall … s user … s sys … s' line (GNU time -f) to read the run time from")
+    return {f"{key}_s": float(value) for key, value in match.groupdict().items()}
+
+
+def write_run_info(log: Path, out: Path, name: str = RUN_INFO, **extra: float) -> Path:
+    """`name` (one row: wall_s, user_s, sys_s and `extra`) in `out`, from a run's log (`read_time_log`). The
+    machine is shared, so CPU time is quoted beside wall time."""
+    import pandas as pd
+
+    from fairsched._io import atomic_write
+
+    path = Path(out) / name
+    with atomic_write(path) as handle:
+        pd.DataFrame([{**read_time_log(log), **extra}]).to_csv(handle, index=False)
+    return path

@@ -22,7 +22,6 @@ that stops supporting a sentence makes the doc stale instead of wrong. Regenerat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairsched.replicate._doc_format import RUN_INFO, write_run_info
 from fairsched.replicate.ppam13_variants import _ROLES as ROLES
 from fairsched.replicate.ppam13_variants import PAPER_VARIANT, VARIANTS
 
@@ -38,7 +38,6 @@ __all__ = ["TABLES", "VALUES", "figures", "k_markdown", "read_variants", "varian
 
 QUICK, H8, RUN30, RUN100, FIG1 = ("ppam13_variants_quick", "ppam13_h8", "ppam13_variants_30", "ppam13_variants_100",
                                   "ppam13_fig1")
-RUN_INFO = "run.csv"
 IMG_DIR = Path("docs/img")
 FIG1_IMG = "ppam13_fig1.png"
 CLOSE = 0.10  # "close": within 10 % of the larger of two means
@@ -149,7 +148,7 @@ def figures(data: Path, out_dir: Path = IMG_DIR) -> dict[str, Path]:
     exactly is drawn at 0) from Fig. 1's ``ppam13_fig1_table.csv``; same data, same bytes (PNG carries no
     date)."""
     from fairsched._io import atomic_write
-    from fairsched.replicate._online_windows import k_figure
+    from fairsched.replicate._online_plots import k_figure
 
     rows = _fig1(data)
     windows = ", ".join(map(str, sorted(rows["windows"].unique())))
@@ -695,31 +694,6 @@ def fig1_k5_is_quick(data: Path) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ run info
-
-_TIME_LINE = re.compile(r"wall (?P<wall>[\d.]+) s user (?P<user>[\d.]+) s sys (?P<sys>[\d.]+) s")
-
-
-def read_time_log(log: Path) -> dict[str, float]:
-    """``{"wall_s", "user_s", "sys_s"}`` from the GNU ``time -f "wall %e s user %U s sys %S s"`` line of a run's
-    log."""
-    from fairsched.errors import ConfigError
-
-    match = _TIME_LINE.search(Path(log).read_text(encoding="utf-8"))
-    if match is None:
-        raise ConfigError(f"{log}: no 'wall … s user … s sys … s' line (GNU time -f) to read the run time from")
-    return {f"{key}_s": float(value) for key, value in match.groupdict().items()}
-
-
-def write_run_info(log: Path, out: Path, name: str = RUN_INFO, **extra: float) -> Path:
-    """`name` (one row: wall_s, user_s, sys_s and `extra`) in `out`, from a run's log (`read_time_log`). The
-    machine is shared, so CPU time is quoted beside wall time."""
-    from fairsched._io import atomic_write
-
-    path = Path(out) / name
-    with atomic_write(path) as handle:
-        pd.DataFrame([{**read_time_log(log), **extra}]).to_csv(handle, index=False)
-    return path
-
 
 def run_time(data: Path, run: str) -> str:
     """"1,234 s wall, 2,345 s CPU (user + sys)" of a shipped run: its ``ppam13_variants_run.csv`` (written by the

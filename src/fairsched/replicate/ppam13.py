@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError
+from fairsched.replicate._online_plots import bar_figure, write_outputs
 from fairsched.replicate._online_windows import (
     CURRFAIRSHARE,
     DIRECTCONTR,
@@ -43,15 +44,13 @@ from fairsched.replicate._online_windows import (
     Cell,
     PolicySpec,
     ProgressCallback,
-    ReplicationResult,
-    bar_figure,
     check_common,
     check_names,
     summarize,
     to_json,
     trace_file,
-    write_outputs,
 )
+from fairsched.replicate._online_windows import OnlineReplicationResult as ReplicationResult
 from fairsched.scenario import DEFAULT_ZIPF_S
 from fairsched.sweep import Spec, load_spec, run_sweep
 from fairsched.sweep.results import load_rows
@@ -211,7 +210,7 @@ def run(config: PPAM13Config, *, progress: ProgressCallback | None = None) -> Re
     if config.out_dir is not None:
         figure = bar_figure(rows, "PPAM'13 Tables 1–2: Δψ/p_tot against REF (ours vs paper)")
         files = write_outputs(result, config.out_dir, "ppam13", {"tables": figure})
-        result = ReplicationResult(**{**result.__dict__, "files": files})
+        result = replace(result, files=files)
     return result
 
 

@@ -13,15 +13,14 @@ import time
 from dataclasses import replace
 
 from fairsched.replicate import ppam13
+from fairsched.replicate._online_plots import k_figure, write_outputs
 from fairsched.replicate._online_windows import (
     Cell,
     ProgressCallback,
-    ReplicationResult,
-    k_figure,
     load_traces,
     measure,
-    write_outputs,
 )
+from fairsched.replicate._online_windows import OnlineReplicationResult as ReplicationResult
 
 __all__ = ["KS", "QUICK_KS", "run_fig1"]
 

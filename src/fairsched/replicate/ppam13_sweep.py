@@ -19,7 +19,8 @@ import pandas as pd
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, rows_frame
 from fairsched.replicate import ppam13
-from fairsched.replicate._online_windows import ReplicationResult, to_json, trace_file
+from fairsched.replicate._online_windows import OnlineReplicationResult as ReplicationResult
+from fairsched.replicate._online_windows import to_json, trace_file
 from fairsched.replicate.ppam13_variants import Variant
 
 __all__ = ["Config", "Result", "run", "variants_spec"]
