@@ -247,7 +247,7 @@ def test_shipped_ppam13_conclusions_follow_from_their_cells_under_today_rules(ru
     """A variants directory whose conclusions were written under older rules (the quick grid's (iii) before the
     1 s slack) is stale even when its means are not: today's `conclusions` of the shipped cells must give the
     shipped verdicts."""
-    from fairsched.replicate.ppam13_variants import conclusions
+    from fairsched.replicate.ppam13.variants import conclusions
 
     data = Path(__file__).resolve().parents[1] / "docs" / "replication" / "data" / run
     shipped = pd.read_csv(data / "ppam13_variants_conclusions.csv")

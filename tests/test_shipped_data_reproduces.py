@@ -20,7 +20,7 @@ def test_ppam13_first_lpc_egee_windows_come_back(run: str) -> None:
     to the integer, for every policy (the window stream is shared by the quick grid, the 30- and 100-window
     runs)."""
     from fairsched.replicate import ppam13
-    from fairsched.replicate.ppam13_variants import WINDOWS_FILE
+    from fairsched.replicate.ppam13.variants import WINDOWS_FILE
 
     folder = trace_path("LPC-EGEE-2004-1.2-cln.swf.gz").parent
     fresh = ppam13.run(ppam13.PPAM13Config(traces_dir=folder, windows=1, traces=("LPC-EGEE",),

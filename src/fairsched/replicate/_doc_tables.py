@@ -18,7 +18,6 @@ from pathlib import Path
 from types import ModuleType
 
 from fairsched._io import atomic_write
-from fairsched.replicate import _ppam13_doc
 from fairsched.replicate._doc_format import BLOCK, DATA_DIR, VALUE, Renderer
 from fairsched.replicate._doc_format import render_blocks as _render
 from fairsched.replicate._doc_format import stale_blocks as _stale
@@ -26,6 +25,8 @@ from fairsched.replicate.jsspp05 import doc as jsspp05_doc
 from fairsched.replicate.jsspp05 import doc_values as jsspp05_values
 from fairsched.replicate.networking20 import doc as networking20_doc
 from fairsched.replicate.networking20 import doc_values as networking20_values
+from fairsched.replicate.ppam13 import doc as ppam13_doc
+from fairsched.replicate.ppam13 import doc_values as ppam13_values
 from fairsched.replicate.spaa13 import doc as spaa13_doc
 from fairsched.replicate.spaa13 import doc_values as spaa13_values
 from fairsched.replicate.tpds11 import doc as tpds11_doc
@@ -35,7 +36,7 @@ __all__ = ["BLOCK", "DATA_DIR", "DOC_MODULES", "TABLES", "VALUE", "VALUES", "mai
            "stale_blocks"]
 
 DOC_MODULES: tuple[ModuleType, ...] = (networking20_doc, networking20_values, tpds11_doc, tpds11_values, jsspp05_doc,
-                                       jsspp05_values, spaa13_doc, spaa13_values, _ppam13_doc)
+                                       jsspp05_values, spaa13_doc, spaa13_values, ppam13_doc, ppam13_values)
 """Every module holding renderers of the replication docs (a ``TABLES`` and/or ``VALUES`` mapping)."""
 
 
