@@ -33,7 +33,8 @@ import pandas as pd
 
 from fairsched.errors import ConfigError
 from fairsched.replicate._common import SPECS_DIR, ProgressCallback, ReplicationResult, run_sweeps, verdict
-from fairsched.replicate.networking20 import cell
+from fairsched.replicate.networking20.cell import REACH, SETTINGS
+from fairsched.replicate.networking20.cell import Config as CellConfig
 from fairsched.replicate.networking20.paper import PAPER, Claim, Networking20Config, setting_name
 from fairsched.sweep import Spec, load_spec
 
@@ -119,12 +120,12 @@ def run(config: Networking20Config, *, progress: ProgressCallback | None = None)
     if not isinstance(config.workers, int) or isinstance(config.workers, bool) or config.workers < 1:
         raise ConfigError(f"workers={config.workers!r}: expected an integer >= 1 (worker processes)")
     spec = sweep_spec(config)
-    cell.Config(traces_dir=config.traces_dir).google_dir()  # a missing slice fails before any cell runs
+    CellConfig(traces_dir=config.traces_dir).google_dir()  # a missing slice fails before any cell runs
     stored = run_sweeps({"": spec}, config, workers=config.workers, prefix="fairsched-networking20-",
                         progress=progress, describe="cells")[""]
-    reports = {name: _setting_report(name, stored[stored["setting"] == name]) for name in cell.SETTINGS}
+    reports = {name: _setting_report(name, stored[stored["setting"] == name]) for name in SETTINGS}
     rows = [claim_row(claim, reports[setting_name(claim.online, claim.utilities)]) for claim in PAPER]
-    reach = _reach_records(stored[stored["setting"] == cell.REACH])
+    reach = _reach_records(stored[stored["setting"] == REACH])
     first = reports[setting_name(True, "equal")]
     notes = [f"Google slice: {first.n_jobs:,} jobs, {first.n_tasks:,} tasks on {first.n_machines} machines, "
              f"arrivals over {first.arrival_span_s / 3600.0:.1f} h (the paper: a month, by our estimate ≈19k jobs, "
