@@ -1,5 +1,5 @@
-"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``trace``,
-``sweep``, ``results``.
+"""Command line: ``compare``, ``audit``, ``fairshare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``,
+``replicate ...``, ``trace``, ``sweep``, ``results``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag). `main` is the console
 entry point and the one error boundary: a `FairschedError` (a user error) becomes one line ``error: <message>``
@@ -213,6 +213,23 @@ def audit_command(
     _console().print(audit_renderable(result))
     if out is not None:
         typer.echo(f"outputs written to {out} (report: {out / 'report.html'})")
+
+
+@app.command("fairshare")
+def fairshare_command(
+    tree: Annotated[Path, typer.Argument(dir_okay=False, help="Association tree: CSV account,user,parent,shares,"
+                                                               "raw_usage, or an sshare -a -l -P / sacctmgr -P dump.")],
+    algorithm: Annotated[str, typer.Option(help="fair-tree or classic (PriorityFlags=NO_FAIR_TREE).")] = "fair-tree",
+    damping: Annotated[float | None, typer.Option(help="FairShareDampeningFactor (classic only). Default: 1.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Fair-share of every association, as sshare -a -l -P prints it (docs/fairshare.md)."""
+    from fairsched.fairshare import compute_fairshare
+    from fairsched.report.fairshare import fairshare_json, sshare_lines
+    from fairsched.workload.sshare import read_share_tree
+
+    table = compute_fairshare(read_share_tree(tree), algorithm=algorithm, damping=damping)
+    _render(fairshare_json(table) if as_json else "\n".join(sshare_lines(table)), as_json)
 
 
 @trace_app.command("info")
