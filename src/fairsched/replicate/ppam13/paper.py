@@ -1,63 +1,37 @@
-"""Replication of PPAM'13 Tables 1–2: Δψ/p_tot of six online policies against REF on random trace windows.
+"""PPAM'13 Tables 1–2 as the replication runs them: the tables, policies and the paper's values, the configuration
+(`PPAM13Config`, with the ablation switches) and its checks, and the cells of windows a configuration runs.
 
 Reference: P. Skowron, K. Rzadca, "Fair share is not enough: measuring fairness in scheduling with cooperative
-game theory", PPAM 2013 (LNCS 8385), §5.1–5.2, Tables 1 and 2. Set-up, as replicated here
-(`fairsched.replicate._online_windows` does the work):
-
-* traces LPC-EGEE (cleaned, 70 machines — not the header's 140) and RICC (8192 machines); PIK-IPLEX and
-  SHARCNET-Whale are not available (the result's notes say so);
-* 100 windows with random start times of 5·10^4 s (Table 1) or 5·10^5 s (Table 2); ``quick`` uses 10;
-* 5 organizations, users spread uniformly at random, machines split uniformly at random (the paper ran Zipf and
-  uniform splits but does not say which one the tables show; ``splits`` adds Zipf rows, without paper values);
-* ROUNDROBIN, RAND (N = 15), DIRECTCONTR, FAIRSHARE, UTFAIRSHARE, CURRFAIRSHARE, and REF itself (Δψ = 0), each
-  measured by Δψ/p_tot at t_end = window end against REF with the "lookahead" tie rule.
-
-The PPAM'13 ablation switches are `PPAM13Config` fields (defaults = the set-up above); the grid over them is
-`fairsched.replicate.ppam13_variants`. Its finding (docs/replication/ppam13.md): the paper's "DIRECTCONTR clearly
-outperforms FAIRSHARE" holds with the Zipf machine split, not with the uniform one.
+game theory", PPAM 2013 (LNCS 8385), §5.1–5.2; the set-up is described in `fairsched.replicate.ppam13.replication`.
 """
 
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-
-import numpy as np
-import pandas as pd
+from typing import Literal
 
 from fairsched.errors import ConfigError
+from fairsched.replicate._common import SweepOptions
 from fairsched.replicate._online_windows import (
     CURRFAIRSHARE,
     DIRECTCONTR,
     FAIRSHARE,
     RAND15,
     REF,
-    REF_NOTE,
     ROUNDROBIN,
     TRACES,
-    UNAVAILABLE_NOTE,
     UTFAIRSHARE,
     Cell,
     PolicySpec,
-    ProgressCallback,
-    ReplicationResult,
-    bar_figure,
     check_common,
     check_names,
-    summarize,
-    to_json,
-    trace_file,
-    write_outputs,
 )
 from fairsched.scenario import DEFAULT_ZIPF_S
-from fairsched.sweep import Spec, load_spec, run_sweep
-from fairsched.sweep.results import load_rows
-from fairsched.sweep.store import store_or_temporary
 
-__all__ = ["PAPER", "POLICIES", "TABLES", "PPAM13Config", "ReplicationResult", "run", "to_json"]
+__all__ = ["CHUNK", "PAPER", "PAPER_NAME", "POLICIES", "SWITCHES", "TABLES", "PPAM13Config", "cells", "check_config",
+           "policies"]
 
 PAPER_NAME = "PPAM'13"
 TABLES: dict[str, int] = {"table1": 50_000, "table2": 500_000}  # window length of each table (s)
@@ -80,8 +54,9 @@ PAPER: dict[tuple[str, str], tuple[tuple[str, tuple[float, float]], ...]] = {
 }
 
 
+
 @dataclass(frozen=True)
-class PPAM13Config:
+class PPAM13Config(SweepOptions):
     """What `run` replicates; keyword fields with defaults, stored unchanged (checked by `run`).
 
     Attributes
@@ -114,12 +89,9 @@ class PPAM13Config:
     directcontr_machines : DIRECTCONTR hands out free machines in "random" order (Algorithm 1 line 9) or
         "lowest" id first.
 
-    How it runs (the windows are a sweep, `sweep_specs`):
+    How it runs (the windows are a sweep, `fairsched.replicate.ppam13.replication.sweep_spec`):
 
-    executor, scheduler : the sweep's executor (``local`` or ``dask``) and Dask scheduler address (None = a
-        LocalCluster); see `fairsched.sweep.run_sweep`.
-    store : where the sweep's store goes, kept to resume an interrupted run; None = a temporary directory.
-    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
+    executor, scheduler, store, resume : `fairsched.replicate._common.SweepOptions`.
     """
 
     traces_dir: Path | None = None
@@ -142,15 +114,10 @@ class PPAM13Config:
     granularity: int = 1
     parallel_jobs: Literal["copies", "serial", "skip"] = "copies"
     directcontr_machines: Literal["random", "lowest"] = "random"
-    executor: str = "local"
-    scheduler: str | None = None
-    store: Path | None = None
-    resume: str | None = None
 
 
 SWITCHES = ("directcontr_update", "fairshare_ratios", "rand_estimator", "rand_orderings", "window_start", "orgs_by",
             "reference", "zipf_s", "granularity", "parallel_jobs", "directcontr_machines")
-SPECS_DIR = Path(__file__).with_name("specs")
 CHUNK = 10  # windows per sweep cell
 
 
@@ -182,91 +149,6 @@ def cells(config: PPAM13Config) -> list[Cell]:
                  granularity=config.granularity, parallel_jobs=config.parallel_jobs)
             for table in config.tables for trace in config.traces for split in config.splits]
 
-
-def run(config: PPAM13Config, *, progress: ProgressCallback | None = None) -> ReplicationResult:
-    """Replicate PPAM'13 Tables 1–2 as configured (module docstring), through the sweep layer (`sweep_specs`).
-
-    Every trace file is checked before any is read. Cost: 7 simulations per window (REF at k = 5 is cheap);
-    ``quick`` on both traces and both tables takes about a minute on 2 cores (docs/replication/ppam13.md).
-
-    Raises
-    ------
-    ConfigError : a missing trace (naming the file and the directory searched), or bad options.
-    SweepInterrupted : Ctrl-C or SIGTERM; the finished cells stay in ``config.store``.
-    """
-    started = time.perf_counter()
-    check_config(config)
-    for trace in config.traces:
-        trace_file(config.traces_dir, trace)
-    with store_or_temporary(config.store, prefix="fairsched-ppam13-") as store:
-        report = None if progress is None else (lambda done, total, _: progress("window cells", done, total))
-        run_sweep(sweep_spec(config), store, executor=config.executor, workers=config.jobs,
-                  scheduler=config.scheduler, fail_fast=True, resume=config.resume, progress=report)
-        stored = load_rows(store)[0]
-    the_cells = cells(config)
-    per_window = windows_frame(stored, the_cells)
-    rows = summary_rows(per_window, the_cells)
-    result = ReplicationResult(paper=PAPER_NAME, config=config, rows=rows, per_window=per_window,
-                               notes=[UNAVAILABLE_NOTE, REF_NOTE], elapsed_s=time.perf_counter() - started)
-    if config.out_dir is not None:
-        figure = bar_figure(rows, "PPAM'13 Tables 1–2: Δψ/p_tot against REF (ours vs paper)")
-        files = write_outputs(result, config.out_dir, "ppam13", {"tables": figure})
-        result = ReplicationResult(**{**result.__dict__, "files": files})
-    return result
-
-
-def sweep_spec(config: PPAM13Config) -> Spec:
-    """The shipped spec (``ppam13.toml``, ``ppam13-quick.toml`` for ``quick``) with the configuration's tables,
-    traces, splits, windows (cut into cells of `CHUNK`), switches, traces directory and seed."""
-    spec = load_spec(SPECS_DIR / f"ppam13{'-quick' if config.quick else ''}.toml")
-    base = {key.replace("-", "_"): value for key, value in spec.base.items()}
-    base.update({name: getattr(config, name) for name in SWITCHES})
-    if config.traces_dir is not None:
-        base["traces_dir"] = str(Path(config.traces_dir).resolve())
-    grid = {key.replace("-", "_"): value for key, value in spec.grid.items()}
-    base.pop("split", None)
-    grid = {"table": list(config.tables), "trace": list(config.traces), "split": list(config.splits),
-            "first_window": grid.get("first_window", [base.pop("first_window", 0)])}
-    base.pop("first_window", None)
-    if config.windows is not None:
-        chunk = CHUNK if config.windows % CHUNK == 0 else config.windows
-        base["windows"] = chunk
-        grid["first_window"] = list(range(0, config.windows, chunk))
-    return replace(spec, base=base, grid=grid, seeds=(config.seed,))
-
-
-_WINDOW_COLUMNS = ("paper", "table", "trace", "window_length", "split", "orgs", "machines", "policy", "window", "start",
-                   "seed", "delta_psi", "p_tot", "ratio")
-
-
-def windows_frame(stored: pd.DataFrame, the_cells: list[Cell]) -> pd.DataFrame:
-    """The sweep store's rows as `ReplicationResult.per_window`: cells in `cells` order, then windows, then the
-    policies in the cell's order (exactly the rows of the direct window loop)."""
-    frame = stored.drop(columns=["seed"]).rename(columns={"window_seed": "seed"}).assign(paper=PAPER_NAME)
-    position = {(cell.table, cell.trace, cell.split): number for number, cell in enumerate(the_cells)}
-    order = {spec.label: number for number, spec in enumerate(the_cells[0].policies)}
-    frame = frame.assign(_cell=[position[key] for key in zip(frame["table"], frame["trace"], frame["split"],
-                                                              strict=True)],
-                         _policy=frame["policy"].map(order))
-    frame = frame.sort_values(["_cell", "window", "_policy"], kind="stable")
-    return frame.loc[:, list(_WINDOW_COLUMNS)].reset_index(drop=True)
-
-
-def summary_rows(per_window: pd.DataFrame, the_cells: list[Cell]) -> list[dict[str, Any]]:
-    """One row per (cell, policy) (`fairsched.replicate._online_windows.ROW_KEYS`), the paper's values beside."""
-    rows = []
-    for cell in the_cells:
-        mine = per_window[(per_window["table"] == cell.table) & (per_window["trace"] == cell.trace)
-                          & (per_window["split"] == cell.split)]
-        paper = dict(cell.paper_values)
-        for spec in cell.policies:
-            ratios = mine.loc[mine["policy"] == spec.label, "ratio"].to_numpy(dtype=np.float64)
-            paper_mean, paper_std = paper.get(spec.label, (None, None))
-            rows.append({"paper": cell.paper, "table": cell.table, "trace": cell.trace,
-                         "window_length": cell.window_length, "split": cell.split, "orgs": cell.orgs,
-                         "machines": cell.machines, "policy": spec.label, **summarize(ratios),
-                         "paper_mean": paper_mean, "paper_std": paper_std})
-    return rows
 
 
 def check_config(config: PPAM13Config) -> None:

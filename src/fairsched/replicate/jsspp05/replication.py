@@ -26,15 +26,14 @@ Spearman's rho is computed as Pearson's correlation of average ranks (ties share
 
 Nothing here is random, so there is no seed: the same configuration gives the same numbers, whatever the executor
 and the number of workers. Each simulation is one cell of a sweep (`sweep_spec`, the specs shipped in
-``fairsched/replicate/specs/``, cells in `fairsched.replicate.jsspp05_cell`), so a replication resumes, runs in
+``fairsched/replicate/specs/``, cells in `fairsched.replicate.jsspp05.cell`), so a replication resumes, runs in
 parallel and can run on a Dask cluster like any ``fairsched sweep``.
 """
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -43,96 +42,32 @@ import numpy as np
 import pandas as pd
 
 from fairsched.backfill import fairness
-from fairsched.backfill.policies import get_backfill, get_order
 from fairsched.errors import ConfigError
-from fairsched.sweep import Spec, load_spec, run_sweep
-from fairsched.sweep.results import load_rows
-from fairsched.sweep.store import store_or_temporary
+from fairsched.replicate._common import SPECS_DIR, ProgressCallback, ReplicationResult, default_traces_dir, run_sweeps
+from fairsched.replicate.jsspp05.paper import (
+    ALL_WIDTHS,
+    METRICS,
+    QUICK_LOADS,
+    QUICK_TRACES,
+    SUBSET_SCHEMES,
+    TRACES,
+    JSSPP05Config,
+    check_config,
+)
+from fairsched.sweep import Spec, load_spec
 
-# Paper name -> file in the traces directory (../shared/traces/SOURCES.md).
-TRACES: dict[str, str] = {
-    "CTC-SP2": "CTC-SP2-1996-3.1-cln.swf.gz",
-    "SDSC-BLUE": "SDSC-BLUE-2000-4.2-cln.swf.gz",
-    "SDSC-SP2": "SDSC-SP2-1998-4.2-cln.swf.gz",
-    "OSC": "OSC-Clust-2000-3.1-cln.swf.gz",
-}
-LOADS: tuple[float, ...] = (0.70, 0.80, 0.90, 0.95, 0.98)
-ORDERS: tuple[str, ...] = ("fcfs", "sjf", "lxf")
-DEPTHS: tuple[str, ...] = ("no-guarantee", "easy", "conservative")
-METRICS: tuple[str, ...] = ("fst_strict", "fst_relaxed", "re")
-WIDTH_LOADS: tuple[float, ...] = (0.80, 0.95)  # the paper's "medium" and "high" loads of the width figures
-# --quick: the two traces the paper shows, at its medium and high loads (18 simulations per trace).
-QUICK_TRACES: tuple[str, ...] = ("CTC-SP2", "SDSC-BLUE")
-QUICK_LOADS: tuple[float, ...] = WIDTH_LOADS
-ALL_WIDTHS = "all"
-SUBSET_SCHEMES: tuple[str, ...] = ("interleaved", "blocks")
-# §5.1, Table 2: the paper's Spearman rho of subsets 0..9 against all jobs, per trace and metric. It has two traces
-# only, CTC and SDSC (SDSC Blue, the trace its figures show beside CTC).
-PAPER_TABLE2: dict[tuple[str, str], tuple[float, ...]] = {
-    ("CTC-SP2", "fst_strict"): (0.96, 0.97, 0.93, 0.93, 0.95, 0.94, 0.97, 0.96, 0.98, 0.94),
-    ("CTC-SP2", "fst_relaxed"): (0.96, 0.95, 0.87, 0.76, 0.85, 0.83, 0.96, 0.97, 0.91, 0.95),
-    ("CTC-SP2", "re"): (0.96, 0.97, 0.89, 0.88, 0.88, 0.91, 0.98, 0.97, 0.95, 0.96),
-    ("SDSC-BLUE", "fst_strict"): (0.95, 0.98, 0.97, 0.97, 0.97, 0.96, 0.97, 0.99, 0.94, 0.85),
-    ("SDSC-BLUE", "fst_relaxed"): (0.91, 0.96, 0.96, 0.98, 0.97, 0.95, 0.96, 0.98, 0.88, 0.74),
-    ("SDSC-BLUE", "re"): (0.93, 0.98, 0.96, 0.98, 0.97, 0.98, 0.95, 0.97, 0.93, 0.76),
-}
-SPECS_DIR = Path(__file__).resolve().parent / "specs"
 _SIMULATION_FIGURES = ("runtime_factor", "offered_load", "mean_wait", "utilization")
 _CELL_FIGURES = (*_SIMULATION_FIGURES, "processors", "natural_load")
 
-ProgressCallback = Callable[[str, int, int], None]
-"""Called as ``progress(description, done, total)`` as simulations finish."""
 
-
-@dataclass(frozen=True)
-class JSSPP05Config:
-    """What `run` replicates; keyword fields with defaults, stored unchanged (checked by `run`).
+@dataclass(frozen=True, kw_only=True)
+class JSSPP05Result(ReplicationResult):
+    """What `run` measured (`ReplicationResult`'s fields, with these tables); rendered and written by
+    `fairsched.report.backfill`.
 
     Attributes
     ----------
-    traces_dir : directory holding the `TRACES` files; None = ``$FAIRSCHED_TRACES``, else ``../shared/traces``
-        beside the project (`default_traces_dir`).
-    traces : paper names of the traces to use, from `TRACES`.
-    subset_size : jobs per trace (the first ones after cleaning; the paper uses 5000).
-    loads : offered loads to reach by runtime expansion.
-    orders, depths : queue orders and reservation depths (backfilling rules) simulated, all combinations.
-    n_subsets : arrival-order subsets of Table 2.
-    subset_scheme : how jobs are dealt into those subsets: ``interleaved`` (job i to subset i mod n_subsets) or
-        ``blocks`` (consecutive stretches); see the module docstring.
-    workers : worker processes (1 = in this process) or Dask workers of a LocalCluster.
-    executor, scheduler : the sweep's executor (``local`` or ``dask``) and Dask scheduler address (None = a
-        LocalCluster); see `fairsched.sweep.run_sweep`.
-    store : the sweep's store, kept to resume an interrupted run (None = a temporary directory).
-    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
-    """
-
-    traces_dir: Path | None = None
-    traces: tuple[str, ...] = tuple(TRACES)
-    subset_size: int = 5000
-    loads: tuple[float, ...] = LOADS
-    orders: tuple[str, ...] = ORDERS
-    depths: tuple[str, ...] = DEPTHS
-    n_subsets: int = 10
-    subset_scheme: str = "interleaved"
-    workers: int = 1
-    executor: str = "local"
-    scheduler: str | None = None
-    store: Path | None = None
-    resume: str | None = None
-
-    @classmethod
-    def quick(cls, **overrides: Any) -> JSSPP05Config:
-        """``--quick``: CTC-SP2 and SDSC-BLUE at 80 % and 95 % only (`QUICK_TRACES`, `QUICK_LOADS`)."""
-        return cls(**{"traces": QUICK_TRACES, "loads": QUICK_LOADS, **overrides})
-
-
-@dataclass(frozen=True)
-class ReplicationResult:
-    """What `run` measured; rendered and written by `fairsched.report.backfill`.
-
-    Attributes
-    ----------
-    config : the configuration run.
+    config : the configuration run (`JSSPP05Config`).
     rows : one row per (trace, load, order, backfill, metric, width): ``value`` is the mean per-job unfairness
         over all jobs (width ``"all"``) or over the jobs of one width bin (bins with no job are left out);
         seconds for the FST metrics, processor-seconds for ``re``.
@@ -151,7 +86,6 @@ class ReplicationResult:
     simulations: pd.DataFrame
     traces: dict[str, dict[str, Any]] = field(default_factory=dict)
     per_job: dict[tuple[str, float, str, str], dict[str, np.ndarray]] = field(default_factory=dict, repr=False)
-    elapsed_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -163,11 +97,13 @@ class _Cell:
     figures: dict[str, float]
 
 
-def run(config: JSSPP05Config, *, progress: ProgressCallback | None = None) -> ReplicationResult:
+
+
+def run(config: JSSPP05Config, *, progress: ProgressCallback | None = None) -> JSSPP05Result:
     """Replicate JSSPP'05 §4–§5 as configured (module docstring), through the sweep layer.
 
     Every trace file is checked before any simulation starts, so a missing one fails at once. Each simulation is
-    one cell of `sweep_spec` (`fairsched.replicate.jsspp05_cell`), run by `fairsched.sweep.run_sweep` on
+    one cell of `sweep_spec` (`fairsched.replicate.jsspp05.cell`), run by `fairsched.sweep.run_sweep` on
     ``config.executor`` with ``config.workers`` workers into the store ``config.store`` (a temporary directory when
     None): a store kept between runs resumes an interrupted replication. Cost: one simulation and the FST what-ifs
     (one per job and kind, each stopped when its job starts) per policy, load and trace.
@@ -179,25 +115,23 @@ def run(config: JSSPP05Config, *, progress: ProgressCallback | None = None) -> R
     SweepInterrupted : Ctrl-C or SIGTERM; the finished simulations stay in ``config.store``.
     """
     started = time.perf_counter()
-    _check_config(config)
+    check_config(config)
     trace_paths(config)
-    with store_or_temporary(config.store, prefix="fairsched-jsspp05-") as store:
-        run_sweep(sweep_spec(config), store, executor=config.executor, workers=config.workers,
-                  scheduler=config.scheduler, fail_fast=True, resume=config.resume,
-                  progress=None if progress is None else lambda done, total, _: progress("simulating", done, total))
-        cells = _read_cells(store)
+    stored = run_sweeps({"": sweep_spec(config)}, config, workers=config.workers, prefix="fairsched-jsspp05-",
+                        progress=progress, describe="simulating")[""]
+    cells = _read_cells(stored)
     keys = [(name, load, order, depth) for name in config.traces for load in config.loads
             for order in config.orders for depth in config.depths]
     per_job = {key: cells[key].per_job for key in keys}
     procs = {key[0]: cells[key].procs for key in keys}
-    rows = _rows(keys, per_job, procs)
+    rows = rows_by_width(keys, per_job, procs)
     spearman = subset_correlations(per_job, n_subsets=config.n_subsets, scheme=config.subset_scheme)
     simulations = pd.DataFrame([{"trace": key[0], "load": key[1], "order": key[2], "backfill": key[3],
                                  **{name: cells[key].figures[name] for name in _SIMULATION_FIGURES}}
                                 for key in keys])
     first = {key[0]: cells[key] for key in reversed(keys)}
     traces = {name: _trace_info(name, first[name]) for name in config.traces}
-    return ReplicationResult(config=config, rows=rows, spearman=spearman, simulations=simulations, traces=traces,
+    return JSSPP05Result(config=config, rows=rows, spearman=spearman, simulations=simulations, traces=traces,
                              per_job=per_job, elapsed_s=time.perf_counter() - started)
 
 
@@ -216,12 +150,6 @@ def sweep_spec(config: JSSPP05Config) -> Spec:
     return replace(spec, grid=grid)
 
 
-def default_traces_dir() -> Path:
-    """``$FAIRSCHED_TRACES``, else ``../shared/traces`` beside the project checkout (the tests' convention)."""
-    env = os.environ.get("FAIRSCHED_TRACES")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[3].parent / "shared" / "traces"
 
 
 def trace_paths(config: JSSPP05Config) -> dict[str, Path]:
@@ -236,32 +164,9 @@ def trace_paths(config: JSSPP05Config) -> dict[str, Path]:
     return paths
 
 
-def _check_config(config: JSSPP05Config) -> None:
-    unknown = [name for name in config.traces if name not in TRACES]
-    if unknown or not config.traces:
-        raise ConfigError(f"traces={config.traces!r}: choose one or more of {', '.join(TRACES)}")
-    for name in config.orders:
-        get_order(name)
-    for name in config.depths:
-        get_backfill(name)
-    if not (config.loads and config.orders and config.depths):
-        raise ConfigError("loads, orders and depths must each name at least one value")
-    if any(not (0 < load < 1) for load in config.loads):
-        raise ConfigError(f"loads={config.loads!r}: expected offered loads in (0, 1), e.g. 0.7, 0.98")
-    for name, value, least in (("subset_size", config.subset_size, 2), ("n_subsets", config.n_subsets, 1),
-                               ("workers", config.workers, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ConfigError(f"{name}={value!r}: expected an integer >= {least}")
-    if config.n_subsets > config.subset_size:
-        raise ConfigError(f"n_subsets={config.n_subsets} exceeds subset_size={config.subset_size}: each "
-                          "arrival-order subset needs at least one job")
-    if config.subset_scheme not in SUBSET_SCHEMES:
-        raise ConfigError(f"subset_scheme={config.subset_scheme!r}: choose one of {', '.join(SUBSET_SCHEMES)}")
 
 
-
-def _read_cells(store: Path) -> dict[tuple[str, float, str, str], _Cell]:
-    stored, _ = load_rows(store)
+def _read_cells(stored: pd.DataFrame) -> dict[tuple[str, float, str, str], _Cell]:
     cells = {}
     for row in stored.to_dict("records"):
         per_job = {metric: np.asarray(row[f"per_job_{metric}"], dtype=np.float64) for metric in METRICS}
@@ -279,7 +184,7 @@ def _trace_info(name: str, cell: _Cell) -> dict[str, Any]:
             "jobs_per_width": {str(label): int(n) for label, n in widths.items()}}
 
 
-def _rows(keys: list[tuple[str, float, str, str]], per_job: Mapping[tuple[str, float, str, str],
+def rows_by_width(keys: list[tuple[str, float, str, str]], per_job: Mapping[tuple[str, float, str, str],
           Mapping[str, np.ndarray]], procs: Mapping[str, np.ndarray]) -> pd.DataFrame:
     """Mean per-job unfairness over all jobs and per non-empty width bin (JSSPP'05 Figs. 7–18)."""
     records = []
@@ -302,7 +207,7 @@ def subset_correlations(per_job: Mapping[tuple[str, float, str, str], Mapping[st
 
     Parameters
     ----------
-    per_job : `ReplicationResult.per_job`, (trace, load, order, backfill) -> {metric: per-job values}.
+    per_job : `JSSPP05Result.per_job`, (trace, load, order, backfill) -> {metric: per-job values}.
     n_subsets : number of subsets (the paper: 10).
     scheme : ``interleaved`` (job i to subset i mod n_subsets) or ``blocks`` (consecutive stretches).
 

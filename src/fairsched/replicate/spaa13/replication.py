@@ -21,118 +21,48 @@ finding: under Zipf DIRECTCONTR separates from UTFAIRSHARE) and with FAIRSHARE a
 table also run RAND with φ estimated as printed in Algorithm 3 lines 35–37 (``RAND printed``).
 
 The runs are sweeps (`sweep_specs`: ``spaa13-figs.toml`` and ``spaa13-table.toml`` shipped in
-``fairsched/replicate/specs/``, cells in `fairsched.replicate.spaa13_cell`), so a replication resumes from its
+``fairsched/replicate/specs/``, cells in `fairsched.replicate.spaa13.cell`), so a replication resumes from its
 store, runs its cells in parallel (``jobs``) and can run on a Dask cluster (``executor="dask"``).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from fairsched.errors import ConfigError
+from fairsched.replicate._common import SPECS_DIR, ProgressCallback, run_sweeps
+from fairsched.replicate._online_plots import bar_figure, k_figure, write_outputs
 from fairsched.replicate._online_windows import (
     REF_NOTE,
     TRACES,
     UNAVAILABLE_NOTE,
-    ProgressCallback,
-    ReplicationResult,
-    bar_figure,
-    check_common,
-    check_names,
-    k_figure,
+    OnlineReplicationResult,
     summarize,
-    to_json,
-    trace_file,
-    write_outputs,
 )
-from fairsched.replicate.spaa13_cell import FIG_LENGTH, FIG_POLICIES, PAPER_NAME, TABLE_POLICIES
-from fairsched.sweep import Spec, load_spec, run_sweep
-from fairsched.sweep.results import load_rows
-from fairsched.sweep.store import store_or_temporary
+from fairsched.replicate.spaa13.paper import (
+    CHUNK,
+    FIG_AVERAGE,
+    FIG_LENGTH,
+    FIG_POLICIES,
+    PAPER_FIG,
+    PAPER_NAME,
+    PAPER_TABLE,
+    TABLE_POLICIES,
+    SPAA13Config,
+    check_config,
+)
+from fairsched.sweep import Spec, load_spec
 
-__all__ = [
-    "FIG_CONFIGS",
-    "KS",
-    "PAPER_FIG",
-    "PAPER_TABLE",
-    "QUICK_KS",
-    "ReplicationResult",
-    "SPAA13Config",
-    "run",
-    "sweep_specs",
-    "to_json",
-]
+__all__ = ["run", "sweep_specs", "table_rows", "windows_frame"]
 
-SPECS_DIR = Path(__file__).with_name("specs")
-KS: tuple[int, ...] = tuple(range(2, 11))
-QUICK_KS: tuple[int, ...] = (2, 4, 6, 8, 10)
-CHUNK = 10  # table windows per sweep cell
-# (figure, machines, release scale) of §6.3.1; each is run with the uniform and the Zipf split.
-FIG_CONFIGS: tuple[tuple[str, int, float], ...] = (("fig4", 17, 1.0), ("fig4", 30, 1.0), ("fig5", 170, 0.1),
-                                                   ("fig5", 300, 0.1))
-SPLITS = ("uniform", "zipf")
-FIG_AVERAGE = "fig4-5 average"
-# §6.3.1, items 1–3: averages over all points of Figs. 4–5 (no standard deviation given).
-PAPER_FIG: dict[str, tuple[float, float | None]] = {
-    "ROUNDROBIN": (42120, None), "RAND (N=15)": (91, None), "RAND (N=75)": (79, None), "DIRECTCONTR": (480, None)}
-# §6.3.2 table, mean (stdev) over 100 windows of 5·10^5 s.
-PAPER_TABLE: dict[str, dict[str, tuple[float, float]]] = {
-    "LPC-EGEE": {"RAND (N=15)": (161, 435), "DIRECTCONTR": (218, 659), "ROUNDROBIN": (3774, 14244)},
-    "RICC": {"RAND (N=15)": (791, 1348), "DIRECTCONTR": (1520, 3765), "ROUNDROBIN": (7560, 9226)},
-}
 _WINDOW_COLUMNS = ("paper", "table", "trace", "window_length", "split", "orgs", "machines", "policy", "window", "start",
                    "seed", "delta_psi", "p_tot", "ratio")
 
-
-@dataclass(frozen=True)
-class SPAA13Config:
-    """What `run` replicates; keyword fields with defaults, stored unchanged (checked by `run`).
-
-    Attributes
-    ----------
-    traces_dir : directory of the trace files; None = ``$FAIRSCHED_TRACES``, else ``../shared/traces``.
-    quick : figures at k in `QUICK_KS` with 2 seeds per point (instead of `KS` with 10), table with 10 windows
-        per trace and split (instead of 100).
-    jobs : worker processes the sweep cells are spread over.
-    seed : the one seed (window start times, users → organizations, machine split, RAND's orderings).
-    out_dir : if given, write ``spaa13_table.csv``, ``spaa13_windows.csv``, ``spaa13_fig45.png`` and
-        ``spaa13_workloads.png`` (§6.3.2) there.
-    parts : ``"fig"`` (§6.3.1, Figs. 4–5) and/or ``"table"`` (§6.3.2).
-    traces : traces of the table part (the figures use LPC-EGEE only, as the paper).
-    ks : organization counts of the figures (None = by ``quick``).
-    seeds : scenario seeds per figure point (None = by ``quick``).
-    windows : windows per trace and split in the table (None = by ``quick``).
-    fig_configs : (figure, machines, release scale) of the figures (default `FIG_CONFIGS`).
-    splits : machine splits of the table (the paper's is uniform; Zipf is the PPAM'13 ablation).
-    executor, scheduler : the sweep's executor (``local`` or ``dask``) and Dask scheduler address (None = a
-        LocalCluster); see `fairsched.sweep.run_sweep`.
-    store : where the sweeps' stores go (``<store>/figs``, ``<store>/table``), kept to resume an interrupted run;
-        None = a temporary directory.
-    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
-    """
-
-    traces_dir: Path | None = None
-    quick: bool = False
-    jobs: int = 1
-    seed: int = 0
-    out_dir: Path | None = None
-    parts: tuple[str, ...] = ("fig", "table")
-    traces: tuple[str, ...] = ("LPC-EGEE", "RICC")
-    ks: tuple[int, ...] | None = None
-    seeds: int | None = None
-    windows: int | None = None
-    fig_configs: tuple[tuple[str, int, float], ...] = FIG_CONFIGS
-    splits: tuple[str, ...] = SPLITS
-    executor: str = "local"
-    scheduler: str | None = None
-    store: Path | None = None
-    resume: str | None = None
 
 
 def sweep_specs(config: SPAA13Config) -> dict[str, Spec]:
@@ -169,7 +99,7 @@ def _normal_keys(table: dict[str, Any]) -> dict[str, Any]:
     return {key.replace("-", "_"): value for key, value in table.items()}
 
 
-def run(config: SPAA13Config, *, progress: ProgressCallback | None = None) -> ReplicationResult:
+def run(config: SPAA13Config, *, progress: ProgressCallback | None = None) -> OnlineReplicationResult:
     """Replicate SPAA'13 §6.3.1 (Figs. 4–5) and §6.3.2 (table) as configured (module docstring).
 
     Cost: REF simulates 2^k − 1 coalitions; at k = 10 on the 5·10^6 s figure window one REF run takes 10–15 s of
@@ -181,18 +111,12 @@ def run(config: SPAA13Config, *, progress: ProgressCallback | None = None) -> Re
     SweepInterrupted : Ctrl-C or SIGTERM; the finished cells stay in ``config.store``.
     """
     started = time.perf_counter()
-    _check(config)
-    frames = []
-    with store_or_temporary(config.store, prefix="fairsched-spaa13-") as store:
-        for name, spec in sweep_specs(config).items():
-            report = None if progress is None else (
-                lambda done, total, _, name=name: progress(f"{name} cells", done, total))
-            run_sweep(spec, store / name, executor=config.executor, workers=config.jobs, scheduler=config.scheduler,
-                      fail_fast=True, resume=config.resume, progress=report)
-            frames.append(load_rows(store / name)[0])
-    per_window = windows_frame(pd.concat(frames, ignore_index=True))
+    check_config(config)
+    frames = run_sweeps(sweep_specs(config), config, workers=config.jobs, prefix="fairsched-spaa13-",
+                        progress=progress, describe="{name} cells")
+    per_window = windows_frame(pd.concat(frames.values(), ignore_index=True))
     rows = table_rows(per_window)
-    result = ReplicationResult(paper=PAPER_NAME, config=config, rows=rows, per_window=per_window,
+    result = OnlineReplicationResult(paper=PAPER_NAME, config=config, rows=rows, per_window=per_window,
                                notes=[UNAVAILABLE_NOTE, REF_NOTE], elapsed_s=time.perf_counter() - started)
     if config.out_dir is not None:
         figures = {}
@@ -203,7 +127,7 @@ def run(config: SPAA13Config, *, progress: ProgressCallback | None = None) -> Re
             figures["workloads"] = bar_figure([r for r in rows if r["table"] == "table"],
                                               "SPAA'13 §6.3.2: Δψ/p_tot against REF (ours vs paper)")
         files = write_outputs(result, config.out_dir, "spaa13", figures)
-        result = ReplicationResult(**{**result.__dict__, "files": files})
+        result = replace(result, files=files)
     return result
 
 
@@ -254,14 +178,3 @@ def _fig_average_rows(per_window: pd.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
-def _check(config: SPAA13Config) -> None:
-    check_common(config.jobs, config.seed, config.windows)
-    check_common(1, 0, config.seeds)
-    check_names("parts", config.parts, ("fig", "table"))
-    check_names("traces", config.traces, TRACES)
-    check_names("splits", config.splits, SPLITS)
-    if config.ks is not None and (not config.ks or any(not isinstance(k, int) or k < 1 for k in config.ks)):
-        raise ConfigError(f"ks={config.ks!r}: expected a non-empty tuple of organization counts >= 1")
-    for trace in dict.fromkeys((("LPC-EGEE",) if "fig" in config.parts else ()) + (
-            config.traces if "table" in config.parts else ())):
-        trace_file(config.traces_dir, trace)  # a missing trace is named before any sweep starts

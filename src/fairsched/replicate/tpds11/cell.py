@@ -1,6 +1,6 @@
-"""One cell of the TPDS'11 replication's sweeps (model ``fairsched.replicate.tpds11_cell``): every instance of one
+"""One cell of the TPDS'11 replication's sweeps (model ``fairsched.replicate.tpds11.cell``): every instance of one
 (distribution, N, n, m) combination — or (distribution, Pareto shape, n) for the heterogeneous clusters — solved by
-every algorithm its experiments run (`fairsched.replicate.tpds11.solve_instance`).
+every algorithm its experiments run (`fairsched.replicate.tpds11.instances.solve_instance`).
 
 A cell holds all the instances of a combination (50, or 5 with ``--quick``) rather than one: an instance takes
 milliseconds, so one file per instance would cost more than solving it. `Config` follows the experiment contract;
@@ -18,7 +18,8 @@ import pandas as pd
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int, check_names
 from fairsched.errors import ConfigError
-from fairsched.replicate.tpds11 import DISTS, EXPERIMENTS, InstanceSpec, instance_seed, solve_instance
+from fairsched.replicate.tpds11.instances import InstanceSpec, instance_seed, solve_instance
+from fairsched.replicate.tpds11.paper import DISTS, EXPERIMENTS
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""One cell of the SPAA'13 §6.3 replication's sweep (model ``fairsched.replicate.spaa13_cell``): a run of windows
+"""One cell of the SPAA'13 §6.3 replication's sweep (model ``fairsched.replicate.spaa13.cell``): a run of windows
 of one (part, machines, release scale, split, k) point, each simulated by REF and every policy of the part.
 
 A cell holds windows ``first_window .. first_window + windows - 1`` of its point: the windows of a point are the
@@ -24,35 +24,18 @@ from typing import Any, ClassVar
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int, check_number
 from fairsched.errors import ConfigError
 from fairsched.replicate._online_windows import (
-    DIRECTCONTR,
-    FAIRSHARE,
-    RAND15,
-    RAND75,
-    REF,
-    ROUNDROBIN,
     TRACES,
-    UTFAIRSHARE,
     Cell,
-    PolicySpec,
     WindowsResult,
     load_traces,
     make_tasks,
     run_window,
     trace_file,
 )
+from fairsched.replicate.spaa13.paper import FIG_LENGTH, FIG_POLICIES, PAPER_NAME, PARTS, TABLE_LENGTH, TABLE_POLICIES
 
-__all__ = ["FIG_POLICIES", "TABLE_POLICIES", "CellResult", "Config", "cell_of", "run"]
+__all__ = ["CellResult", "Config", "cell_of", "run"]
 
-PAPER_NAME = "SPAA'13"
-PARTS = ("fig4", "fig5", "table")
-FIG_LENGTH = 5_000_000
-TABLE_LENGTH = 500_000
-RAND15_PRINTED = PolicySpec("RAND printed (N=15)", "rand", (("n_orderings", 15), ("estimator", "printed")))
-RAND75_PRINTED = PolicySpec("RAND printed (N=75)", "rand", (("n_orderings", 75), ("estimator", "printed")))
-FIG_POLICIES: tuple[PolicySpec, ...] = (ROUNDROBIN, RAND15, RAND75, DIRECTCONTR, RAND15_PRINTED, RAND75_PRINTED,
-                                        REF)
-TABLE_POLICIES: tuple[PolicySpec, ...] = (RAND15, DIRECTCONTR, ROUNDROBIN, FAIRSHARE, UTFAIRSHARE, RAND15_PRINTED,
-                                          REF)
 WINDOW_COLUMNS = ("table", "trace", "window_length", "split", "orgs", "machines", "release_scale", "policy",
                   "window", "start", "window_seed", "delta_psi", "p_tot", "ratio")
 

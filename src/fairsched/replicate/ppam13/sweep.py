@@ -1,8 +1,8 @@
 """PPAM'13 Tables 1–2 as a sweep model (the experiment contract), so the PPAM'13 ablation grid runs as a sweep.
 
-``model = "fairsched.replicate.ppam13_sweep"`` in a spec file sweeps `Config` (the fields of
+``model = "fairsched.replicate.ppam13.sweep"`` in a spec file sweeps `Config` (the fields of
 `fairsched.replicate.ppam13.PPAM13Config` but the seed and the output directory); `variants_spec` writes the
-spec of a list of `fairsched.replicate.ppam13_variants.Variant` — one ``[[zip]]`` block, one column per switch —
+spec of a list of `fairsched.replicate.ppam13.variants.Variant` — one ``[[zip]]`` block, one column per switch —
 which is all it takes to move the grid onto `fairsched.sweep`. Through the sweep every variant runs its own REF;
 ``fairsched replicate ppam13 --variants`` shares REF runs between variants and is cheaper on one machine.
 """
@@ -18,9 +18,10 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, rows_frame
-from fairsched.replicate import ppam13
-from fairsched.replicate._online_windows import ReplicationResult, to_json, trace_file
-from fairsched.replicate.ppam13_variants import Variant
+from fairsched.replicate._online_windows import OnlineReplicationResult, to_json, trace_file
+from fairsched.replicate.ppam13.paper import PPAM13Config, check_config
+from fairsched.replicate.ppam13.replication import run as run_ppam13
+from fairsched.replicate.ppam13.variants import Variant
 
 __all__ = ["Config", "Result", "run", "variants_spec"]
 
@@ -28,14 +29,14 @@ _EXCLUDED = ("seed", "out_dir", "executor", "scheduler", "store", "resume")
 
 
 @dataclass(frozen=True)
-class Config(ppam13.PPAM13Config, ExperimentConfig):
+class Config(PPAM13Config, ExperimentConfig):
     """`PPAM13Config` for a sweep: the same fields and checks; ``seed`` comes from the sweep, ``out_dir`` unused."""
 
     MODEL: ClassVar[str] = "replicate ppam13"
     PATH_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
-        ppam13.check_config(self)
+        check_config(self)
 
     def input_paths(self) -> tuple[Path, ...]:
         """The trace files the config reads (their hashes key the sweep's cache)."""
@@ -51,7 +52,7 @@ class Result:
 
     config: Config
     seed: int
-    replication: ReplicationResult
+    replication: OnlineReplicationResult
 
     def rows(self) -> pd.DataFrame:
         metrics = [{key: value for key, value in row.items() if key != "policy"} | {"policy": row["policy"]}
@@ -70,7 +71,7 @@ class Result:
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
     """`fairsched.replicate.ppam13.run` with the sweep's seed (windows, organizations, split, RAND)."""
-    replication = ppam13.run(replace(config, seed=seed, out_dir=None), progress=progress)
+    replication = run_ppam13(replace(config, seed=seed, out_dir=None), progress=progress)
     return Result(config=config, seed=seed, replication=replication)
 
 
@@ -85,7 +86,7 @@ def variants_spec(variants: Sequence[Variant], *, seeds: Sequence[int] = (0,),
         from fairsched.errors import ConfigError
 
         raise ConfigError(f"variants override unknown PPAM13Config fields: {', '.join(unknown)}")
-    lines = ["[sweep]", 'model = "fairsched.replicate.ppam13_sweep"', f"seeds = {json.dumps(list(seeds))}",
+    lines = ["[sweep]", 'model = "fairsched.replicate.ppam13.sweep"', f"seeds = {json.dumps(list(seeds))}",
              "[base]"]
     lines += [f"{key.replace('_', '-')} = {_toml(value)}" for key, value in (base or {}).items()]
     lines.append("[[zip]]")

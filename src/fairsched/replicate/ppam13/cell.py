@@ -1,4 +1,4 @@
-"""One cell of the PPAM'13 replication's sweep (model ``fairsched.replicate.ppam13_cell``): windows
+"""One cell of the PPAM'13 replication's sweep (model ``fairsched.replicate.ppam13.cell``): windows
 ``first_window .. first_window + windows - 1`` of one (table, trace, split), each simulated by REF and the six
 policies of Tables 1–2, with every ablation switch of `fairsched.replicate.ppam13.PPAM13Config`.
 
@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int
-from fairsched.replicate import ppam13
 from fairsched.replicate._online_windows import (
     TRACES,
     WindowsResult,
@@ -26,6 +25,8 @@ from fairsched.replicate._online_windows import (
     run_window,
     trace_file,
 )
+from fairsched.replicate.ppam13.paper import SWITCHES, TABLES, PPAM13Config, check_config
+from fairsched.replicate.ppam13.paper import cells as window_cells
 from fairsched.scenario import DEFAULT_ZIPF_S
 
 __all__ = ["CellResult", "Config", "run"]
@@ -59,17 +60,17 @@ class Config(ExperimentConfig):
     directcontr_machines: Literal["random", "lowest"] = "random"
 
     def __post_init__(self) -> None:
-        check_choice(self.table, "table", ppam13.TABLES)
+        check_choice(self.table, "table", TABLES)
         check_choice(self.trace, "trace", TRACES)
         check_int(self.first_window, "first_window", minimum=0)
         check_int(self.windows, "windows")
-        ppam13.check_config(self.replication())
+        check_config(self.replication())
 
-    def replication(self) -> ppam13.PPAM13Config:
+    def replication(self) -> PPAM13Config:
         """The `PPAM13Config` of this cell's (table, trace, split) and switches."""
-        return ppam13.PPAM13Config(traces_dir=self.traces_dir, tables=(self.table,), traces=(self.trace,),
+        return PPAM13Config(traces_dir=self.traces_dir, tables=(self.table,), traces=(self.trace,),
                                    splits=(self.split,), windows=self.first_window + self.windows,
-                                   **{name: getattr(self, name) for name in ppam13.SWITCHES})
+                                   **{name: getattr(self, name) for name in SWITCHES})
 
     def input_paths(self) -> tuple[Path, ...]:
         """The trace file the cell reads (its hash keys the sweep's cache)."""
@@ -85,7 +86,7 @@ CellResult = WindowsResult  # one record per (window, policy), in window order
 
 def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = None) -> CellResult:
     """Simulate the cell's windows (REF and the six policies) and measure Δψ/p_tot against REF."""
-    (cell,) = ppam13.cells(config.replication())
+    (cell,) = window_cells(config.replication())
     tasks = make_tasks([cell], {config.trace: _workload(config.traces_dir, config.trace)}, seed)[config.first_window:]
     records = []
     for done, task in enumerate(tasks):

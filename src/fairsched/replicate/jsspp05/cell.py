@@ -1,10 +1,10 @@
-"""One simulation of the JSSPP'05 replication: the cell of its sweep (model ``fairsched.replicate.jsspp05_cell``).
+"""One simulation of the JSSPP'05 replication: the cell of its sweep (model ``fairsched.replicate.jsspp05.cell``).
 
 It follows the experiment contract (`fairsched._contract`): `Config` (a trace by its paper name, the subset size,
 an offered load, a queue order and a reservation depth) and ``run(config, seed) -> CellResult``, whose single row
 carries the summary figures and, as list columns, the per-job unfairness (JSSPP'05 §3.1.3 and §3.2 per-job terms)
-and job widths that `fairsched.replicate.jsspp05` averages into the paper's figures and Table 2. Nothing here is
-random: the seed is ignored.
+and job widths that `fairsched.replicate.jsspp05.replication` averages into the paper's figures and Table 2.
+Nothing here is random: the seed is ignored.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from fairsched.backfill.engine import simulate
 from fairsched.backfill.jobs import BackfillJobs, jobs_from_workload
 from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError
-from fairsched.replicate.jsspp05 import METRICS, TRACES, default_traces_dir
+from fairsched.replicate._common import default_traces_dir
+from fairsched.replicate.jsspp05.paper import METRICS, TRACES
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 from fairsched.workload.transform import first_jobs, offered_load, scale_to_load

@@ -12,45 +12,45 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from fairsched.replicate import ppam13
+from fairsched.replicate._online_plots import k_figure, write_outputs
 from fairsched.replicate._online_windows import (
     Cell,
+    OnlineReplicationResult,
     ProgressCallback,
-    ReplicationResult,
-    k_figure,
     load_traces,
     measure,
-    write_outputs,
 )
+from fairsched.replicate.ppam13.paper import TABLES, PPAM13Config, check_config
+from fairsched.replicate.ppam13.paper import cells as window_cells
 
 __all__ = ["KS", "QUICK_KS", "run_fig1"]
 
 KS: tuple[int, ...] = tuple(range(2, 11))
 QUICK_KS: tuple[int, ...] = (2, 4, 6, 8, 10)
-WINDOW_LENGTH = ppam13.TABLES["table2"]
+WINDOW_LENGTH = TABLES["table2"]
 TRACE = "LPC-EGEE"
 
 
-def cells(config: ppam13.PPAM13Config, ks: tuple[int, ...]) -> list[Cell]:
+def cells(config: PPAM13Config, ks: tuple[int, ...]) -> list[Cell]:
     """One cell per (split, k) on LPC-EGEE, the windows of Table 2 (same starts for every k and split)."""
     table2 = replace(config, tables=("table2",), traces=(TRACE,))
-    return [replace(cell, table="fig1", orgs=k, paper_values=()) for cell in ppam13.cells(table2) for k in ks]
+    return [replace(cell, table="fig1", orgs=k, paper_values=()) for cell in window_cells(table2) for k in ks]
 
 
-def run_fig1(config: ppam13.PPAM13Config, ks: tuple[int, ...] | None = None, *,
-             progress: ProgressCallback | None = None) -> ReplicationResult:
+def run_fig1(config: PPAM13Config, ks: tuple[int, ...] | None = None, *,
+             progress: ProgressCallback | None = None) -> OnlineReplicationResult:
     """Δψ/p_tot per (split, k, policy) over the config's windows; ``ks`` None = `QUICK_KS` if quick else `KS`.
 
     Writes ``ppam13_fig1_table.csv``, ``ppam13_fig1_windows.csv`` and ``ppam13_fig1_k.png`` to ``out_dir``.
     Cost: REF simulates 2**k coalitions, so the k = 10 windows dominate (docs/replication/ppam13.md).
     """
     started = time.perf_counter()
-    ppam13.check_config(config)
+    check_config(config)
     chosen = ks if ks is not None else (QUICK_KS if config.quick else KS)
     workloads = load_traces((TRACE,), config.traces_dir)
     rows, per_window = measure(cells(config, tuple(chosen)), workloads, seed=config.seed, jobs=config.jobs,
                                progress=progress)
-    result = ReplicationResult(paper="PPAM'13", config=config, rows=rows, per_window=per_window,
+    result = OnlineReplicationResult(paper="PPAM'13", config=config, rows=rows, per_window=per_window,
                                notes=["Fig. 1: windows of Table 2 (5·10^5 s) on LPC-EGEE; the paper gives neither "
                                       "the window length nor the split"], elapsed_s=time.perf_counter() - started)
     if config.out_dir is not None:

@@ -24,7 +24,6 @@ Networking 2020, §VII. Set-up, as replicated here (`fairsched.openshop.experime
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,91 +32,15 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError
-from fairsched.openshop import solve
-from fairsched.openshop.generate import random_instance
-from fairsched.openshop.metrics import minmax_key, utilities
-from fairsched.openshop.policies.exact import brute_force
-from fairsched.replicate import networking20_cell as cell
-from fairsched.replicate._doc_tables import verdict
-from fairsched.replicate.jsspp05 import default_traces_dir
-from fairsched.sweep import Spec, load_spec, run_sweep
-from fairsched.sweep.results import load_rows
-from fairsched.sweep.store import store_or_temporary
+from fairsched.replicate._common import SPECS_DIR, ProgressCallback, ReplicationResult, run_sweeps, verdict
+from fairsched.replicate.networking20.cell import REACH, SETTINGS
+from fairsched.replicate.networking20.cell import Config as CellConfig
+from fairsched.replicate.networking20.paper import PAPER, Claim, Networking20Config, setting_name
+from fairsched.sweep import Spec, load_spec
 
-__all__ = ["PAPER", "Networking20Config", "Networking20Result", "SettingReport", "default_traces_dir", "run",
-           "sweep_spec", "to_json"]
+__all__ = ["AlgorithmValues", "Networking20Result", "SettingReport", "claim_row", "run", "sweep_spec", "to_json"]
 
-SPECS_DIR = Path(__file__).resolve().parent / "specs"
 SUMMARY_KEYS: tuple[str, ...] = ("mean", "q4_mean", "std", "min", "max")
-
-ProgressCallback = Callable[[str, int, int], None]
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One ratio the paper states: ``metric`` of ``baseline`` vs PBA, oriented so that > 1 means PBA is better.
-
-    ``kind``: "lower" (times, deviations: ratio = baseline / PBA), "higher" (utilities: PBA / baseline) or "same"
-    (the paper says "almost the same": ratio = PBA / baseline, expected ≈ 1).
-    """
-
-    online: bool
-    utilities: str
-    metric: str
-    baseline: str
-    paper: float
-    kind: str
-    text: str
-
-
-PAPER: tuple[Claim, ...] = (
-    Claim(False, "equal", "mean", "sptf", 1.7, "lower", "average completion time 1.7× better than SPTF"),
-    Claim(False, "equal", "mean", "fifo", 3.0, "lower", "average completion time 3× better than FIFO"),
-    Claim(False, "equal", "std", "sptf", 1 / 0.65, "lower", "deviation 0.65 of SPTF's"),
-    Claim(False, "equal", "std", "fifo", 1 / 0.65, "lower", "deviation 0.65 of FIFO's"),
-    Claim(False, "linear", "min", "luf", 9.5, "higher", "worst utility 9.5× greater than LUF's"),
-    Claim(False, "linear", "min", "fifo", 6.9, "higher", "worst utility 6.9× greater than FIFO's"),
-    Claim(False, "linear", "std", "luf", 1.6, "lower", "utility deviation 1.6× lower than LUF's"),
-    Claim(False, "linear", "std", "fifo", 1.4, "lower", "utility deviation 1.4× lower than FIFO's"),
-    Claim(False, "linear", "mean", "luf", 1.0, "same", "almost the same average utility as LUF"),
-    Claim(True, "equal", "mean", "sptf", 1.7, "lower", "average delay 1.7× better than SPTF"),
-    Claim(True, "equal", "mean", "fifo", 3.3, "lower", "average delay 3.3× better than FIFO"),
-    Claim(True, "equal", "q4_mean", "sptf", 1.9, "lower", "4th-quartile average delay 1.9× better than SPTF"),
-    Claim(True, "equal", "q4_mean", "fifo", 1.7, "lower", "4th-quartile average delay 1.7× better than FIFO"),
-    Claim(True, "linear", "min", "fifo", 1.9, "higher", "smallest utility 1.9× greater than FIFO's"),
-    Claim(True, "linear", "min", "luf", 14.6, "higher", "smallest utility 14.6× greater than LUF's"),
-    Claim(True, "linear", "std", "luf", 1.8, "lower", "utility deviation 1.8× lower than LUF's"),
-    Claim(True, "linear", "std", "fifo", 1.3, "lower", "utility deviation 1.3× lower than FIFO's"),
-)
-
-
-@dataclass(frozen=True)
-class Networking20Config:
-    """What `run` replicates; keyword fields with defaults, stored unchanged (checked by `run`).
-
-    Attributes
-    ----------
-    traces_dir : directory holding ``google-clusterdata-2011-2``; None = ``$FAIRSCHED_TRACES``, else
-        ../shared/traces.
-    quick : 5 of the 10 parts; 50 instances for ``reach``.
-    seed : the one seed (machine mapping, PBA's perturbation, the random instances).
-    reach_instances : random instances for ``reach`` (None: 200, quick 50; 0 skips it).
-    workers : worker processes (or Dask workers of a LocalCluster).
-    executor, scheduler : the sweep's executor (``local`` or ``dask``) and Dask scheduler address (None = a
-        LocalCluster); see `fairsched.sweep.run_sweep`.
-    store : where the sweep's store goes, kept to resume an interrupted run; None = a temporary directory.
-    resume : how to resume, for the interruption message (None = with the ``fairsched sweep`` command).
-    """
-
-    traces_dir: Path | None = None
-    quick: bool = False
-    seed: int = 0
-    reach_instances: int | None = None
-    workers: int = 1
-    executor: str = "local"
-    scheduler: str | None = None
-    store: Path | None = None
-    resume: str | None = None
 
 
 @dataclass(frozen=True)
@@ -168,23 +91,22 @@ class SettingReport:
         return "delay" if self.online else "completion time"
 
 
-@dataclass
-class Networking20Result:
-    """Rows of claims (`PAPER`), the four settings, and the exact-reach counts."""
+@dataclass(frozen=True, kw_only=True)
+class Networking20Result(ReplicationResult):
+    """What `run` measured (`ReplicationResult`'s fields): rows of claims (`PAPER`), the four settings (`reports`),
+    and the exact-reach counts (`reach`)."""
 
     config: Networking20Config
     rows: list[dict[str, Any]]
     reports: dict[str, SettingReport]
     reach: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    elapsed_s: float = 0.0
 
 
 def run(config: Networking20Config, *, progress: ProgressCallback | None = None) -> Networking20Result:
     """Replicate Networking'20 §VII as configured (module docstring), through the sweep layer.
 
     Each setting, and the exact-reach counts, is one cell of `sweep_spec`
-    (`fairsched.replicate.networking20_cell`), run by `fairsched.sweep.run_sweep` on ``config.executor`` with
+    (`fairsched.replicate.networking20.cell`), run by `fairsched.sweep.run_sweep` on ``config.executor`` with
     ``config.workers`` workers into the store ``config.store`` (a temporary directory when None): a store kept
     between runs resumes an interrupted replication.
 
@@ -198,15 +120,12 @@ def run(config: Networking20Config, *, progress: ProgressCallback | None = None)
     if not isinstance(config.workers, int) or isinstance(config.workers, bool) or config.workers < 1:
         raise ConfigError(f"workers={config.workers!r}: expected an integer >= 1 (worker processes)")
     spec = sweep_spec(config)
-    cell.Config(traces_dir=config.traces_dir).google_dir()  # a missing slice fails before any cell runs
-    with store_or_temporary(config.store, prefix="fairsched-networking20-") as store:
-        run_sweep(spec, store, executor=config.executor, workers=config.workers, scheduler=config.scheduler,
-                  fail_fast=True, resume=config.resume,
-                  progress=None if progress is None else lambda done, total, _: progress("cells", done, total))
-        stored, _ = load_rows(store)
-    reports = {name: _setting_report(name, stored[stored["setting"] == name]) for name in cell.SETTINGS}
+    CellConfig(traces_dir=config.traces_dir).google_dir()  # a missing slice fails before any cell runs
+    stored = run_sweeps({"": spec}, config, workers=config.workers, prefix="fairsched-networking20-",
+                        progress=progress, describe="cells")[""]
+    reports = {name: _setting_report(name, stored[stored["setting"] == name]) for name in SETTINGS}
     rows = [claim_row(claim, reports[setting_name(claim.online, claim.utilities)]) for claim in PAPER]
-    reach = _reach_records(stored[stored["setting"] == cell.REACH])
+    reach = _reach_records(stored[stored["setting"] == REACH])
     first = reports[setting_name(True, "equal")]
     notes = [f"Google slice: {first.n_jobs:,} jobs, {first.n_tasks:,} tasks on {first.n_machines} machines, "
              f"arrivals over {first.arrival_span_s / 3600.0:.1f} h (the paper: a month, by our estimate ≈19k jobs, "
@@ -251,9 +170,6 @@ def _optional(value: Any) -> float | None:
     return None if value is None or pd.isna(value) else float(value)
 
 
-def setting_name(online: bool, utilities: str) -> str:
-    return f"{'online' if online else 'offline'}-{utilities}"
-
 
 def claim_row(claim: Claim, report: SettingReport) -> dict[str, Any]:
     """Ours beside the paper's ratio, with the project's ``verdict``: ``matches`` (within a factor 1.25 of the
@@ -268,42 +184,6 @@ def claim_row(claim: Claim, report: SettingReport) -> dict[str, Any]:
             "baseline": claim.baseline, "claim": claim.text, "paper": claim.paper, "ours": ours, "pba": pba,
             "baseline_value": base, "verdict": verdict(claim.paper, ours, claim.kind)}
 
-
-REACH_RUNS: tuple[tuple[str, str, dict[str, int]], ...] = (
-    ("pba", "equal", {}), ("kmaxmin", "equal", {"k": 2}), ("kmaxmin", "equal", {"k": 3}),
-    ("kmaxmin", "equal", {"k": 7}), ("pba", "linear", {}))
-
-
-def exact_reach(n_instances: int, *, seed: int, n_jobs: int = 7, n_machines: int = 3) -> list[dict[str, Any]]:
-    """How close each heuristic's sorted vector is to the brute-force optimum on random instances
-    (`random_instance(n_jobs, n_machines, ·, max_priority=5)`, one seed each from `seed`): the share of instances
-    where the whole vector is exact, and the mean / least number of leading (worst-first) coordinates that agree.
-    Equal utilities compare completion vectors (min-max); linear ones (generalized PBA) utility vectors (max-min).
-    """
-    leading: dict[tuple[str, str, int | None], list[int]] = {
-        (name, kind, params.get("k")): [] for name, kind, params in REACH_RUNS}
-    for child in np.random.SeedSequence(seed).spawn(n_instances):
-        instance = random_instance(n_jobs, n_machines, np.random.default_rng(child), max_priority=5)
-        run_seed = int(child.generate_state(1)[0])
-        best = {kind: brute_force(instance, utilities=kind).completion for kind in ("equal", "linear")}
-        for name, kind, params in REACH_RUNS:
-            got = solve(instance, name, utilities=kind, seed=run_seed, **params).completion
-            leading[name, kind, params.get("k")].append(_leading_equal(instance, got, best[kind], kind))
-    return [{"algorithm": name if kind == "equal" else "generalized pba", "utilities": kind, "k": k,
-             "instances": n_instances, "n_jobs": n_jobs, "n_machines": n_machines,
-             "exact_vector": float(np.mean(np.array(v) == n_jobs)), "leading_mean": float(np.mean(v)),
-             "leading_min": int(min(v))}
-            for (name, kind, k), v in leading.items()]
-
-
-def _leading_equal(instance: Any, got: np.ndarray, best: np.ndarray, kind: str) -> int:
-    """Leading coordinates of the sorted vectors (worst first) that agree; n when the vector is exact."""
-    if kind == "equal":
-        a, b = minmax_key(got), minmax_key(best)
-    else:
-        a, b = np.sort(utilities(instance, got, "linear")), np.sort(utilities(instance, best, "linear"))
-    differ = np.flatnonzero(a != b)
-    return int(differ[0]) if differ.size else int(a.size)
 
 
 def to_json(result: Networking20Result, outputs: dict[str, Path] | None = None) -> dict[str, Any]:

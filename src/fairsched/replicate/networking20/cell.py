@@ -1,8 +1,8 @@
-"""One cell of the Networking'20 replication's sweep (model ``fairsched.replicate.networking20_cell``).
+"""One cell of the Networking'20 replication's sweep (model ``fairsched.replicate.networking20.cell``).
 
 A cell is one of the four §VII settings (``offline-equal``, ``offline-linear``, ``online-equal``,
 ``online-linear``: every algorithm the paper compares in it, on the Google slice), or ``reach`` (the exact-reach
-counts on random instances, `fairsched.replicate.networking20.exact_reach`). `Config` follows the experiment
+counts on random instances, `fairsched.replicate.networking20.reach.exact_reach`). `Config` follows the experiment
 contract; ``run(config, seed)`` uses `seed` exactly as the replication always has (the machine mapping and PBA's
 perturbation; the random instances of ``reach``), so the published tables do not depend on the executor.
 
@@ -22,6 +22,8 @@ import pandas as pd
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int, rows_frame
 from fairsched.errors import ConfigError
+from fairsched.replicate._common import default_traces_dir
+from fairsched.replicate.networking20.reach import exact_reach
 
 SETTINGS: tuple[str, ...] = ("offline-equal", "offline-linear", "online-equal", "online-linear")
 REACH = "reach"
@@ -34,7 +36,7 @@ FACTS: tuple[str, ...] = ("n_jobs", "n_tasks", "n_machines", "arrival_span_s", "
 @dataclass(frozen=True)
 class Config(ExperimentConfig):
     """`setting` (one of `SETTINGS`, or ``reach``) on the Google slice of `traces_dir` (None =
-    `fairsched.replicate.jsspp05.default_traces_dir`), reading the part numbers `parts` (empty = every part
+    `fairsched.replicate._common.default_traces_dir`), reading the part numbers `parts` (empty = every part
     present); ``reach`` solves `reach_instances` random instances instead and reads nothing."""
 
     MODEL: ClassVar[str] = "replicate networking20"
@@ -53,8 +55,6 @@ class Config(ExperimentConfig):
 
     def google_dir(self) -> Path:
         """The slice's directory; ConfigError naming where it was looked for and how to get it when missing."""
-        from fairsched.replicate.jsspp05 import default_traces_dir
-
         folder = (Path(self.traces_dir) if self.traces_dir is not None else default_traces_dir()) / GOOGLE_DIR
         if not (folder / "task_events").is_dir() or not (folder / "job_events").is_dir():
             raise ConfigError(f"the Google clusterdata-2011-2 slice is missing: expected {folder}/task_events and "
@@ -96,8 +96,6 @@ class CellResult:
 def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = None) -> CellResult:
     """Run the cell's setting on the slice (every schedule validated by `run_openshop`), or the reach counts."""
     if config.setting == REACH:
-        from fairsched.replicate.networking20 import exact_reach
-
         records = exact_reach(config.reach_instances, seed=seed) if config.reach_instances else []
         return CellResult(config=config, seed=seed, records=[
             {"policy": r["algorithm"] + ("" if r["k"] is None else f" (k = {r['k']})"), **r} for r in records])

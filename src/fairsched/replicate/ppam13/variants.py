@@ -40,7 +40,6 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError
-from fairsched.replicate import ppam13
 from fairsched.replicate._online_windows import (
     Cell,
     PolicySpec,
@@ -49,6 +48,8 @@ from fairsched.replicate._online_windows import (
     measure,
     summarize,
 )
+from fairsched.replicate.ppam13.paper import PAPER, PPAM13Config, check_config
+from fairsched.replicate.ppam13.paper import cells as window_cells
 
 __all__ = ["CONCLUSIONS", "PAPER_VARIANT", "VARIANTS", "Variant", "VariantsResult", "run_variants"]
 
@@ -104,9 +105,9 @@ _FS_WITHIN = 3.5   # (iii)
 _SLACK_S = 1.0     # (iii): within one second of average unjustified delay is "not much worse" whatever the ratio
 _CLEARLY = 0.8     # (vii)
 _SCENARIO_FIELDS = ("splits", "zipf_s", "window_start", "orgs_by", "reference")
-_ROLES = ("ROUNDROBIN", "RAND", "DIRECTCONTR", "FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE")
-_PAPER_BY_ROLE = {cell: {next(role for role in _ROLES if label.startswith(role)): value for label, value in values}
-                  for cell, values in ppam13.PAPER.items()}
+ROLES = ("ROUNDROBIN", "RAND", "DIRECTCONTR", "FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE")
+_PAPER_BY_ROLE = {cell: {next(role for role in ROLES if label.startswith(role)): value for label, value in values}
+                  for cell, values in PAPER.items()}
 CELL_KEYS = ("variant", "table", "trace", "split", "windows", "policy", "mean", "std", "paper_mean", "paper_std")
 
 
@@ -137,7 +138,7 @@ class VariantsResult:
     files: dict[str, Path] = field(default_factory=dict)
 
 
-def run_variants(config: ppam13.PPAM13Config, variants: Sequence[Variant] = VARIANTS, *,
+def run_variants(config: PPAM13Config, variants: Sequence[Variant] = VARIANTS, *,
                  progress: ProgressCallback | None = None) -> VariantsResult:
     """Run PPAM'13 Tables 1–2 under every variant, on the windows `config` draws (module docstring).
 
@@ -146,7 +147,7 @@ def run_variants(config: ppam13.PPAM13Config, variants: Sequence[Variant] = VARI
 
     Raises
     ------
-    ConfigError : an unknown config field in a variant, a duplicate variant name, or anything `ppam13.run`
+    ConfigError : an unknown config field in a variant, a duplicate variant name, or anything `run`
         refuses.
     """
     started, started_cpu = time.perf_counter(), _cpu_s()
@@ -159,7 +160,7 @@ def run_variants(config: ppam13.PPAM13Config, variants: Sequence[Variant] = VARI
     per_window = pd.concat(measured, ignore_index=True)
     frames, cells = [], []
     for name, variant_config in configs.items():
-        for cell in ppam13.cells(variant_config):
+        for cell in window_cells(variant_config):
             mine = per_window[_cell_mask(per_window, cell)]
             for spec in cell.policies:
                 records = mine[mine["policy"] == _key(spec)].assign(policy=spec.label, variant=name)
@@ -181,7 +182,7 @@ def run_variants(config: ppam13.PPAM13Config, variants: Sequence[Variant] = VARI
     return result
 
 
-def _variant_configs(config: ppam13.PPAM13Config, variants: Sequence[Variant]) -> dict[str, ppam13.PPAM13Config]:
+def _variant_configs(config: PPAM13Config, variants: Sequence[Variant]) -> dict[str, PPAM13Config]:
     names = [variant.name for variant in variants]
     if not variants or len(set(names)) != len(names) or PAPER_VARIANT in names:
         raise ConfigError(f"variants: expected distinct names other than {PAPER_VARIANT!r}, got {names}")
@@ -191,7 +192,7 @@ def _variant_configs(config: ppam13.PPAM13Config, variants: Sequence[Variant]) -
             configs[variant.name] = replace(config, **dict(variant.overrides), out_dir=None)
         except TypeError as error:
             raise ConfigError(f"variant {variant.name!r}: {error}; overrides name PPAM13Config fields") from None
-        ppam13.check_config(configs[variant.name])
+        check_config(configs[variant.name])
     return configs
 
 
@@ -201,14 +202,14 @@ def _key(spec: PolicySpec) -> str:
 
 
 def _role(spec: PolicySpec) -> str:
-    return next(role for role in _ROLES if spec.label.startswith(role))
+    return next(role for role in ROLES if spec.label.startswith(role))
 
 
-def _merge(configs: dict[str, ppam13.PPAM13Config]) -> list[Cell]:
+def _merge(configs: dict[str, PPAM13Config]) -> list[Cell]:
     """One cell per distinct scenario set-up, running the union of the variants' policies (labelled by `_key`)."""
     merged: dict[Cell, Cell] = {}
     for variant_config in configs.values():
-        for cell in ppam13.cells(variant_config):
+        for cell in window_cells(variant_config):
             scenario = replace(cell, policies=(), paper_values=())
             have = merged.get(scenario, scenario).policies
             extra = tuple(PolicySpec(_key(spec), spec.name, spec.params) for spec in cell.policies
@@ -254,10 +255,10 @@ def _check(means: dict[tuple[str, str, str], float]) -> list[dict[str, Any]]:
                      "detail": detail})
 
     for table, trace in cells:
-        m = {policy: means[(table, trace, policy)] for policy in _ROLES if (table, trace, policy) in means}
-        if len(m) < len(_ROLES):
+        m = {policy: means[(table, trace, policy)] for policy in ROLES if (table, trace, policy) in means}
+        if len(m) < len(ROLES):
             continue
-        others = [p for p in _ROLES if p != "RAND"]
+        others = [p for p in ROLES if p != "RAND"]
         add("i", table, trace, all(m["RAND"] <= m[p] for p in others),
             f"RAND {m['RAND']:.4g} vs best other {min(m[p] for p in others):.4g}")
         cheap = ("FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE", "ROUNDROBIN")
@@ -266,21 +267,21 @@ def _check(means: dict[tuple[str, str, str], float]) -> list[dict[str, Any]]:
         add("iii", table, trace, m["DIRECTCONTR"] <= m["FAIRSHARE"] <= max(_FS_WITHIN * m["DIRECTCONTR"],
                                                                           m["DIRECTCONTR"] + _SLACK_S),
             f"FAIRSHARE / DIRECTCONTR = {_ratio(m['FAIRSHARE'], m['DIRECTCONTR'])}")
-        add("iv", table, trace, all(m["ROUNDROBIN"] >= m[p] for p in _ROLES),
+        add("iv", table, trace, all(m["ROUNDROBIN"] >= m[p] for p in ROLES),
             f"ROUNDROBIN {m['ROUNDROBIN']:.4g} vs worst other "
-            f"{max(m[p] for p in _ROLES if p != 'ROUNDROBIN'):.4g}")
+            f"{max(m[p] for p in ROLES if p != 'ROUNDROBIN'):.4g}")
         if table == "table2":
             add("vii", table, trace, m["DIRECTCONTR"] <= _CLEARLY * m["FAIRSHARE"],
                 f"DIRECTCONTR / FAIRSHARE = {_ratio(m['DIRECTCONTR'], m['FAIRSHARE'])}")
     tables = dict.fromkeys(table for table, _ in cells)
     for table in tables:
-        pairs = [(means[(table, "LPC-EGEE", p)], means[(table, "RICC", p)]) for p in _ROLES
+        pairs = [(means[(table, "LPC-EGEE", p)], means[(table, "RICC", p)]) for p in ROLES
                  if (table, "LPC-EGEE", p) in means and (table, "RICC", p) in means]
         if pairs:
             add("v", table, "", all(ricc > lpc for lpc, ricc in pairs),
                 f"{sum(ricc > lpc for lpc, ricc in pairs)}/{len(pairs)} policies")
     for trace in dict.fromkeys(trace for _, trace in cells):
-        pairs = [(means[("table1", trace, p)], means[("table2", trace, p)]) for p in _ROLES
+        pairs = [(means[("table1", trace, p)], means[("table2", trace, p)]) for p in ROLES
                  if ("table1", trace, p) in means and ("table2", trace, p) in means]
         if pairs:
             add("vi", "", trace, all(long > short for short, long in pairs),
@@ -350,7 +351,7 @@ def to_json(result: VariantsResult) -> dict[str, Any]:
 def render(result: VariantsResult) -> str:
     """Plain-text tables: mean Δψ/p_tot per variant and cell, then which conclusions hold (✓ / ✗)."""
     means = result.cells.pivot_table(index=["variant", "table", "trace"], columns="policy", values="mean",
-                                     sort=False)[list(_ROLES)]
+                                     sort=False)[list(ROLES)]
     marks = result.conclusions.assign(cell=result.conclusions["table"] + " " + result.conclusions["trace"],
                                       mark=result.conclusions["holds"].map({True: "✓", False: "✗"}))
     holds = marks.pivot_table(index="variant", columns=["conclusion", "cell"], values="mark", aggfunc="first",
