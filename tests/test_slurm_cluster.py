@@ -8,8 +8,10 @@ once a minute from its start, and the first one comes soonest.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -156,3 +158,35 @@ def test_a_user_that_cannot_be_created_stops_the_replay_before_any_job(
     queued = subprocess.run(["squeue", "-h", "-o", "%A"], env=slurm_client.env(), capture_output=True, text=True,
                             check=True).stdout
     assert queued == "" and not (tmp_path / "o" / "sacct.txt").exists()
+
+
+def test_ctrl_c_cancels_the_jobs_submitted_and_leaves_the_cluster_usable(slurm_client: Cluster,
+                                                                         tmp_path: Path) -> None:
+    lines = trace_path("slurm/micro-cluster-real-slurm.sacct.txt").read_text().splitlines()
+    log = tmp_path / "micro.sacct"
+    log.write_text("\n".join(lines[:N_JOBS + 1]) + "\n")
+    env = {**slurm_client.env(), "PYTHONPATH": os.pathsep.join(sys.path)}
+    replay = subprocess.Popen([sys.executable, "-m", "fairsched", "slurm", "replay", str(log), "--scale", "10",
+                               "--out", str(tmp_path / "o")], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        # Two jobs queued: jobs 2 and 3 of the log run 120 s and 16 s here, so only scancel empties the queue soon.
+        _proc.wait_until(lambda: len(_queue(slurm_client)) >= 2, timeout=60,
+                         failed=lambda: None if replay.poll() is None else f"replay exited ({replay.returncode})")
+        replay.send_signal(signal.SIGINT)
+        _, err = replay.communicate(timeout=60)
+    finally:
+        replay.kill()
+    assert replay.returncode == 130, err
+    assert err.splitlines()[-1] == "interrupted: the jobs submitted were cancelled (scancel); the cluster is still up"
+    _proc.wait_until(lambda: _queue(slurm_client) == [], timeout=30, failed=lambda: None)
+    assert not (tmp_path / "o" / "sacct.txt").exists()
+    states = subprocess.run(["sinfo", "-h", "-o", "%T"], env=slurm_client.env(), capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert states == ["idle"]  # usable: every node back to idle
+
+
+def _queue(cluster: Cluster) -> list[str]:
+    return subprocess.run(["squeue", "-h", "-o", "%A"], env=cluster.env(), capture_output=True, text=True,
+                          check=True).stdout.split()
