@@ -283,7 +283,7 @@ def backfill_command(
 ) -> None:
     """Simulate one queue order x backfilling rule on a trace: classic metrics and, if asked, unfairness."""
     from fairsched.backfill import experiment as backfill_experiment
-    from fairsched.report.backfill import backfill_json, backfill_renderable
+    from fairsched.report.backfill import backfill_json, backfill_renderable, estimate_notes
 
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_names(fairness),
@@ -292,7 +292,7 @@ def backfill_command(
         with _progress(enabled=not as_json) as progress:
             run = backfill_experiment.run(config, 0, progress=progress)
         report = run.report
-        skipped = _skipped_notes(report.read_report)
+        skipped = _skipped_notes(report.read_report) + estimate_notes(report)
         outputs = _deliver(out, stage, run.write, title="fairsched backfill", config=config,
                            renderable=backfill_renderable(report), warnings=skipped)
     _echo_notes(skipped)
