@@ -4,6 +4,8 @@ required options checked before any cell runs, and estimates filled in from run 
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -115,3 +117,70 @@ def test_a_trace_without_requested_times_reports_every_estimate_filled() -> None
     assert jobs.estimate_counts[ESTIMATE_FROM_RUN_TIME] == 300
     assert (jobs.requested == jobs.run).all()
     assert result.rows()["n_estimates_filled"].tolist() == [300]
+
+
+# ------------------------------------------------------------------------------- results: stores, plots, counts
+
+TOY_SPEC = '[sweep]\nmodel = "tests._toy_model"\nseeds = {seeds}\n'
+
+
+def toy_store(folder: Path, out: Path, *, seeds: int = 2, body: str = "[grid]\norgs = [1, 2]\n") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    run_sweep(write(folder, TOY_SPEC.format(seeds=seeds) + body), out, workers=1)
+    return out
+
+
+def test_results_on_a_replicate_out_directory_names_the_stores_below(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``replicate --out OUT`` keeps one store per experiment in OUT/sweep/NAME (spaa13, tpds11)."""
+    for name in ("fig2", "table1"):
+        toy_store(tmp_path / "specs" / name, tmp_path / "OUT" / "sweep" / name)
+    for given in (tmp_path / "OUT" / "sweep", tmp_path / "OUT"):
+        code, out, err = run_main(["results", str(given)], capsys)
+        assert (code, out) == (2, "")
+        assert err.splitlines() == [
+            f"error: {given} is not a sweep directory itself but holds 2 stores: {tmp_path}/OUT/sweep/fig2, "
+            f"{tmp_path}/OUT/sweep/table1; read one with `fairsched results {tmp_path}/OUT/sweep/fig2`"]
+    code, _, err = run_main(["results", str(tmp_path / "OUT" / "sweep" / "fig2")], capsys)
+    assert code == 0, err
+    code, _, err = run_main(["results", str(tmp_path / "specs")], capsys)  # nothing below: how to make a store
+    assert code == 2 and "is not a sweep directory (no manifest.json); run `fairsched sweep SPEC" in err
+
+
+@pytest.mark.parametrize(("suffix", "magic", "file_says"), [
+    (".pdf", b"%PDF-", "PDF document"), (".svg", b"<svg", "SVG Scalable Vector Graphics image"),
+    (".png", b"\x89PNG\r\n\x1a\n", "PNG image data")])
+def test_plot_is_written_in_the_format_its_suffix_names(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        suffix: str, magic: bytes, file_says: str) -> None:
+    out = toy_store(tmp_path / "spec", tmp_path / "out")
+    figure = tmp_path / f"score{suffix}"
+    code, _, err = run_main(["results", str(out), "--metric", "score", "--plot", str(figure)], capsys)
+    assert code == 0, err
+    data = figure.read_bytes()
+    assert data.startswith(magic) if suffix != ".svg" else magic in data[:1000]
+    if shutil.which("file"):
+        assert file_says in subprocess.run(["file", str(figure)], capture_output=True, text=True).stdout
+
+
+def test_plot_with_a_suffix_matplotlib_cannot_write_is_one_line(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = toy_store(tmp_path / "spec", tmp_path / "out")
+    code, _, err = run_main(["results", str(out), "--plot", str(tmp_path / "score.docx")], capsys)
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: {tmp_path}/score.docx: cannot write a figure as .docx; name it .png, .pdf or "
+                               ".svg (or .eps, ")
+    assert not (tmp_path / "score.docx").exists()
+
+
+def test_one_cell_is_one_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = write(tmp_path, TOY_SPEC.format(seeds=1))
+    code, out, _ = run_main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--dry-run"], capsys)
+    assert code == 0 and out.splitlines()[0].strip() == "1 cell, 0 already in the store, 1 to compute"
+    code, out, _ = run_main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--workers", "1"], capsys)
+    assert code == 0 and out.startswith("1 cell: 1 computed, 0 reused, 0 failed (")
+    code, out, _ = run_main(["results", str(tmp_path / "out")], capsys)
+    assert code == 0 and out.splitlines()[0].strip() == "1 of 1 cell done"
+    code, out, _ = run_main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--workers", "1"], capsys)
+    assert out.startswith("1 cell: 0 computed, 1 reused, 0 failed (")

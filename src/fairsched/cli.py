@@ -667,8 +667,8 @@ def results_command(
     group_by: Annotated[str | None, typer.Option(help="Comma-separated columns. Default: the options the spec "
                                                  "varies, then policy.")] = None,
     metric: Annotated[str | None, typer.Option(help="Comma-separated metrics. Default: every metric.")] = None,
-    plot: Annotated[Path | None, typer.Option(dir_okay=False, help="Write a bar chart of the (first) metric "
-                                              "(PNG).")] = None,
+    plot: Annotated[Path | None, typer.Option(dir_okay=False, help="Write a bar chart of the (first) metric, "
+                                              "in the format the suffix names (.png, .pdf, .svg).")] = None,
     as_json: Json = False,
 ) -> None:
     """Mean, std and 95% CI over seeds of a sweep's results, per group: a table, JSON or a plot."""

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fairsched.sweep.results import SweepResults
-from fairsched.sweep.run import SweepProgress, SweepSummary
+from fairsched.sweep.run import SweepProgress, SweepSummary, n_cells
 from fairsched.sweep.spec import Cell
 
 
@@ -51,7 +51,7 @@ def summary_json(summary: SweepSummary) -> dict[str, Any]:
 def summary_lines(summary: SweepSummary) -> list[str]:
     """The plain lines ``fairsched sweep`` prints at the end."""
     lines = [f"{cell}: failed: {error}" for cell, error in summary.errors.items()]
-    lines.append(f"{summary.n_cells_total} cells: {summary.computed} computed, {summary.reused} reused, "
+    lines.append(f"{n_cells(summary.n_cells_total)}: {summary.computed} computed, {summary.reused} reused, "
                  f"{summary.failed} failed ({summary.elapsed_s:.1f} s); results in {summary.out} "
                  f"(fairsched results {summary.out})")
     return lines
@@ -61,7 +61,7 @@ def plan_table(plan: list[tuple[Cell, bool]]) -> Table:
     """``fairsched sweep --dry-run``: one line per cell, its options, seed, key and whether it is stored."""
     options = list(dict.fromkeys(key for cell, _ in plan for key in cell.point))
     done = sum(stored for _, stored in plan)
-    table = Table(title=f"{len(plan)} cells, {done} already in the store, {len(plan) - done} to compute",
+    table = Table(title=f"{n_cells(len(plan))}, {done} already in the store, {len(plan) - done} to compute",
                   title_justify="left")
     for name in ["#", *options, "seed", "key", "stored"]:
         table.add_column(name, justify="right" if name in ("#", "seed") else "left")
@@ -87,7 +87,7 @@ def results_json(results: SweepResults) -> dict[str, Any]:
 
 def results_table(results: SweepResults) -> Table:
     """Mean ± 95 % CI (and std, n) per group and metric."""
-    title = f"{results.n_cells_done} of {results.n_cells_total} cells done"
+    title = f"{results.n_cells_done} of {n_cells(results.n_cells_total)} done"
     if results.failed:
         title += f", {len(results.failed)} failed"
     table = Table(title=title, title_justify="left")
@@ -100,11 +100,14 @@ def results_table(results: SweepResults) -> Table:
 
 
 def write_results_plot(results: SweepResults, metric: str, path: str | Path) -> Path:
-    """Bar chart of `metric`'s mean with 95 % CI error bars: one group of bars per setting, one bar per policy."""
+    """Bar chart of `metric`'s mean with 95 % CI error bars: one group of bars per setting, one bar per policy.
+
+    The format is the one `path`'s suffix names (``.png``, ``.pdf``, ``.svg``: `report.export.write_figure`).
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from fairsched.report.export import write_png
+    from fairsched.report.export import write_figure
 
     rows = results.rows[results.rows["metric"] == metric]
     series_by = "policy" if "policy" in results.group_by else None
@@ -127,7 +130,7 @@ def write_results_plot(results: SweepResults, metric: str, path: str | Path) -> 
     ax.set_xlabel(", ".join(settings))
     if series_by:
         ax.legend(title=series_by, fontsize="small")
-    write_png(fig, path)
+    write_figure(fig, path)
     return Path(path)
 
 
