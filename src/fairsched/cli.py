@@ -669,16 +669,24 @@ def results_command(
     metric: Annotated[str | None, typer.Option(help="Comma-separated metrics. Default: every metric.")] = None,
     plot: Annotated[Path | None, typer.Option(dir_okay=False, help="Write a bar chart of the (first) metric, "
                                               "in the format the suffix names (.png, .pdf, .svg).")] = None,
+    baseline: Annotated[str | None, typer.Option(help="COLUMN=VALUE, e.g. policy=fairshare: per group, each "
+                                                 "row's paired differences and ratios against it (same seed and "
+                                                 "options), 95% t and bootstrap intervals, Wilcoxon p.")] = None,
     as_json: Json = False,
 ) -> None:
-    """Mean, std and 95% CI over seeds of a sweep's results, per group: a table, JSON or a plot."""
+    """Mean, std and 95% CI over seeds of a sweep's results, per group (or, with --baseline, paired comparisons):
+    a table, JSON or a plot."""
     from fairsched import sweep as sweeps
     from fairsched.report import sweep as report_sweep
 
-    results = sweeps.read_results(out, group_by=None if group_by is None else _names(group_by),
-                                  metrics=None if metric is None else _names(metric))
+    groups, metrics = None if group_by is None else _names(group_by), None if metric is None else _names(metric)
+    results = sweeps.read_results(out, group_by=groups, metrics=metrics)
     if plot is not None and results.metrics:
         report_sweep.write_results_plot(results, results.metrics[0], plot)
+    if baseline is not None:
+        paired = sweeps.paired_results(out, baseline, group_by=groups, metrics=metrics)
+        _render(report_sweep.paired_json(paired) if as_json else report_sweep.paired_table(paired), as_json)
+        return
     _render(report_sweep.results_json(results) if as_json else report_sweep.results_table(results), as_json)
 
 
