@@ -170,7 +170,8 @@ def test_plot_with_a_suffix_matplotlib_cannot_write_is_one_line(tmp_path: Path,
     lines = err.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith(f"error: {tmp_path}/score.docx: cannot write a figure as .docx; name it .png, .pdf or "
-                               ".svg (or .eps, ")
+                               ".svg (or ")
+    assert ".eps, " in lines[0] and ".docx, " not in lines[0]
     assert not (tmp_path / "score.docx").exists()
 
 
