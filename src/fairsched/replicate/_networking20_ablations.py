@@ -761,8 +761,8 @@ TABLES = {"networking20-results": table_results, "networking20-sptf": table_sptf
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m fairsched.replicate._networking20_ablations --out DIR [--traces DIR] [--theorem3]``."""
+    from fairsched._io import write_csv
     from fairsched.replicate import networking20
-    from fairsched.report.export import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))

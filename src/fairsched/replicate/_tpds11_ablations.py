@@ -801,7 +801,7 @@ TABLES = {"tpds11-results": table_results, "tpds11-policies": table_policies,
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m fairsched.replicate._tpds11_ablations STEP... --out DIR [--workers N]``."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("steps", nargs="+", choices=("base", "swf", "local", "hetero"))
