@@ -12,9 +12,9 @@ from rich.console import Console
 
 from fairsched import _io
 from fairsched._io import write_csv
-from fairsched.online.experiment import CompareResult, Config, compare_scenario
+from fairsched.online.experiment import CompareResult, Config, compare_scenario, org_deviation
 from fairsched.online.validate import validate_online_schedule
-from fairsched.report.online import compare_renderable, org_deviation, to_json, utility_figure, write_compare_outputs
+from fairsched.report.online import compare_renderable, to_json, utility_figure, write_compare_outputs
 from fairsched.scenario import scenario_from_arrays
 
 POLICIES = ("roundrobin", "currfairshare", "fairshare")

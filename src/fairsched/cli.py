@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, is_dataclass, replace
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -148,6 +149,7 @@ def compare(
 ) -> None:
     """Compare online policies on one scenario: Delta psi / p_tot against the reference (SPAA'13 Sec. 6.3)."""
     from fairsched.online import experiment as online_experiment
+    from fairsched.report import write_result
     from fairsched.report.online import compare_renderable, organizations_table, to_json
 
     config = online_experiment.Config(trace=trace, orgs=orgs, orgs_by=orgs_by, org_map=org_map, machines=machines,
@@ -160,7 +162,7 @@ def compare(
             run = online_experiment.run(config, seed, progress=progress)
         result = run.compare
         skipped = _skipped_notes(result.read_report) + _idle_org_notes(result.scenario)
-        outputs = _deliver(out, stage, run.write, title="fairsched compare", config=config, seed=seed,
+        outputs = _deliver(out, stage, partial(write_result, run), title="fairsched compare", config=config, seed=seed,
                            renderable=compare_renderable(result), warnings=skipped,
                            tables=[organizations_table(result)])
     _echo_notes(skipped)
@@ -283,6 +285,7 @@ def backfill_command(
 ) -> None:
     """Simulate one queue order x backfilling rule on a trace: classic metrics and, if asked, unfairness."""
     from fairsched.backfill import experiment as backfill_experiment
+    from fairsched.report import write_result
     from fairsched.report.backfill import backfill_json, backfill_renderable
 
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
@@ -293,7 +296,7 @@ def backfill_command(
             run = backfill_experiment.run(config, 0, progress=progress)
         report = run.report
         skipped = _skipped_notes(report.read_report)
-        outputs = _deliver(out, stage, run.write, title="fairsched backfill", config=config,
+        outputs = _deliver(out, stage, partial(write_result, run), title="fairsched backfill", config=config,
                            renderable=backfill_renderable(report), warnings=skipped)
     _echo_notes(skipped)
     if as_json:
@@ -501,6 +504,7 @@ def mosp_command(
 ) -> None:
     """Share clusters between organizations without making any of them worse off (TPDS'11): makespans, score."""
     from fairsched.mosp import experiment as mosp_experiment
+    from fairsched.report import write_result
     from fairsched.report.mosp import mosp_json, mosp_renderable
 
     config = mosp_experiment.Config(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs,
@@ -508,7 +512,7 @@ def mosp_command(
     with _output(out) as stage:
         run = mosp_experiment.run(config, seed)
         report = run.report
-        outputs = _deliver(out, stage, run.write, title="fairsched mosp", config=config, seed=seed,
+        outputs = _deliver(out, stage, partial(write_result, run), title="fairsched mosp", config=config, seed=seed,
                            renderable=mosp_renderable(report))
     if as_json:
         _emit_json(mosp_json(report, outputs))
@@ -584,6 +588,7 @@ def openshop_command(
 ) -> None:
     """Order multi-task jobs for max-min fair completion times (Networking'20): PBA, k-Max-Min vs baselines."""
     from fairsched.openshop import experiment as openshop_experiment
+    from fairsched.report import write_result
     from fairsched.report.openshop import openshop_json, openshop_renderable
 
     config = openshop_experiment.Config(google=google, instance=instance, jobs=jobs, machines=machines,
@@ -592,7 +597,7 @@ def openshop_command(
     with _output(out) as stage:
         run = openshop_experiment.run(config, seed)
         report = run.report
-        outputs = _deliver(out, stage, run.write, title="fairsched openshop", config=config, seed=seed,
+        outputs = _deliver(out, stage, partial(write_result, run), title="fairsched openshop", config=config, seed=seed,
                            renderable=openshop_renderable(report))
     if as_json:
         _emit_json(openshop_json(report, outputs))
