@@ -5,7 +5,7 @@ Orders: ``fcfs``, ``sjf``, ``lxf``. Backfilling rules: ``none``, ``no-guarantee`
 """
 
 from fairsched.backfill.policies import conservative, easy, fcfs, lxf, no_guarantee, none, sjf  # noqa: F401
-from fairsched.backfill.policies._registry import (
+from fairsched.backfill.registry import (
     BACKFILLS,
     ORDERS,
     backfill_names,
