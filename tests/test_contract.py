@@ -2,8 +2,8 @@
 
 For every model: ``Config.from_mapping`` round-trips a spec table and names an unknown key's valid choices, a bad
 value is a one-line `ConfigError` naming its flag, ``run(config, seed).rows()`` has one row per policy with the
-config's columns, and ``Result.write`` writes exactly what the CLI's ``--out`` writes (same files, same bytes but
-the timings; PNGs excepted, as in tests/test_byte_identical.py).
+config's columns, and ``fairsched.report.write_result(result, out_dir)`` writes exactly what the CLI's ``--out``
+writes (same files, same bytes but the timings; PNGs excepted, as in tests/test_byte_identical.py).
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ top-level module or package of `fairsched` (``workload``, ``online``, ``report``
 layer rooms                                                       what they hold
 ====  ==========================================================  ===========================================
 0     ``fairsched`` (its ``__init__``), ``errors``, ``_io``,       the base: errors, atomic files, the
-      ``_contract``, ``_registry``, ``_validation``, ``_kernels``, experiment contract, registries, shared
-      ``_shapley_kernels``, ``seeds``                               kernels, the named random streams
+      ``_contract``, ``_registry``, ``_names``, ``_validation``,   experiment contract, registries and the
+      ``_kernels``, ``_shapley_kernels``, ``seeds``                 names they hold, shared kernels, the named
+                                                                  random streams
 1     ``workload``                                                 traces and job tables
 2     ``scenario``, ``shapley``, ``fairshare``                     organizations and what they are owed
 3     ``online``, ``backfill``, ``mosp``, ``openshop``            the four models, never importing one another
@@ -46,7 +47,7 @@ import fairsched
 PACKAGE_DIR = Path(fairsched.__file__).resolve().parent
 MODELS = ("online", "backfill", "mosp", "openshop")
 LAYERS: dict[str, int] = {
-    **dict.fromkeys(("fairsched", "errors", "_io", "_contract", "_registry", "_validation", "_kernels",
+    **dict.fromkeys(("fairsched", "errors", "_io", "_contract", "_registry", "_names", "_validation", "_kernels",
                      "_shapley_kernels", "seeds"), 0),
     "workload": 1,
     **dict.fromkeys(("scenario", "shapley", "fairshare"), 2),

@@ -361,6 +361,25 @@ def test_theorem_1_every_job_placed_by_3lb_and_nobody_worse_off(inst: MospInstan
     assert (run.schedule.start + inst.runtime <= run.deadline).all()
 
 
+def test_formal_mocca_refuses_where_theorem_1_does_not_hold() -> None:
+    """The refusal branch, on a hand-checked instance (random draws reach it about once in 2,000).
+
+    Clusters 6, 5, 5; organization 0 owns every job (p, q) = (1, 6), (2, 4), (4, 3), (5, 5), (4, 6). W = 75,
+    LB = max(75 / 16, p_max = 5) = 5, D = 15. LPT locally on the 6-processor cluster: (5, 5) at 0, (4, 3) at 5,
+    (4, 6) at 9, (2, 4) at 13, (1, 6) at 15 - it ends at 16 > D, and 6 processors exist only on its own cluster,
+    busy until 15: Algorithm 3 has no place for it. HF locally runs the two 6-wide jobs first and MOCCA succeeds.
+    """
+    inst = MospInstance.from_arrays(procs=[6, 5, 5], owner=[0] * 5, runtime=[1, 2, 4, 5, 4], width=[6, 4, 3, 5, 6])
+    local = local_schedule(inst, order="lpt")
+    assert local.start.tolist() == [15, 13, 5, 0, 9]
+    expected = (r"job 0 \(p=1, q=6\) and 0 other\(s\) fit nowhere before floor\(3LB\) = 15"
+                r".*job 0 needs 6 processors, more than the smallest cluster's 5.*'mocca-exp'")
+    with pytest.raises(ConfigError, match=expected):
+        mocca(inst, local_order="lpt")
+    schedule = mocca(inst, local_order="hf")
+    validate_mosp_schedule(inst, schedule, makespan_bound=15)
+
+
 @given(instances(fit_all=False), st.sampled_from(["hf", "lpt", "spt", "rnd"]), st.integers(0, 3))
 def test_formal_mocca_outside_theorem_1_refuses_or_keeps_its_guarantees(inst: MospInstance, order: str,
                                                                         seed: int) -> None:

@@ -36,6 +36,7 @@ import pandas as pd
 from fairsched.errors import ConfigError, InputError
 from fairsched.workload.jobs_csv import is_jobs_csv_header, read_jobs_csv
 from fairsched.workload.model import Workload
+from fairsched.workload.org_map import read_org_map as read_map
 from fairsched.workload.sacct import is_sacct_header, read_sacct
 from fairsched.workload.schema import ACCOUNTING_KEYS, JOB_ID, MEMORY_MB, PROCESSORS, RUNTIME_ESTIMATE
 from fairsched.workload.swf import read_swf
@@ -162,28 +163,9 @@ def _keys(workload: Workload, fmt: str, org_by: str) -> np.ndarray:
     return keys
 
 
-def read_org_map(path: str | Path) -> dict[str, str]:
-    """CSV ``key,org`` (a header line ``key,org`` is optional): accounting key -> organization name."""
-    path = Path(path)
-    try:
-        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
-    except OSError as exc:
-        raise InputError(f"cannot read the org map ({exc.strerror or exc})", path=path) from exc
-    mapping: dict[str, str] = {}
-    for line, row in enumerate(rows, start=1):
-        cells = [cell.strip() for cell in row]
-        if not any(cells) or (line == 1 and [c.lower() for c in cells] == ["key", "org"]):
-            continue
-        if len(cells) != 2 or not cells[0] or not cells[1]:
-            raise InputError(f"expected two non-empty cells key,org, got {row!r}", path=path, line=line,
-                             field="key,org")
-        if cells[0] in mapping and mapping[cells[0]] != cells[1]:
-            raise InputError(f"key {cells[0]!r} mapped twice ({mapping[cells[0]]!r} and {cells[1]!r})", path=path,
-                             line=line, field="key")
-        mapping[cells[0]] = cells[1]
-    if not mapping:
-        raise InputError("the org map is empty; expected lines key,org", path=path, line=1)
-    return mapping
+def read_org_map(path: str | Path, key: str = "key") -> dict[str, str]:
+    """Accounting key -> organization name, from the one organization-map format (`fairsched.workload.org_map`)."""
+    return read_map(path, key=key).orgs
 
 
 def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | Path | None = None,
@@ -212,7 +194,7 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
     skipped[SKIP_NEVER_STARTED] += int((keep & ~started).sum())
     names = keys[keep].astype(str)
     names = np.where(names == "", "(none)", names)
-    org_names = _organizations(names, org_map)
+    org_names = _organizations(names, org_map, org_by)
     orgs = tuple(sorted(set(org_names)))
     index = {name: i for i, name in enumerate(orgs)}
     members = tuple(tuple(sorted(set(names[org_names == o]))) for o in orgs)
@@ -242,10 +224,10 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
                     skipped={k: v for k, v in skipped.items() if v}, jobs_read=len(jobs), origin_epoch=origin)
 
 
-def _organizations(keys: np.ndarray, org_map: str | Path | None) -> np.ndarray:
+def _organizations(keys: np.ndarray, org_map: str | Path | None, org_by: str = "key") -> np.ndarray:
     if org_map is None:
         return keys
-    mapping = read_org_map(org_map)
+    mapping = read_org_map(org_map, org_by)
     present = set(keys.tolist())
     unknown = sorted(set(mapping) - present)
     if unknown:

@@ -33,14 +33,16 @@ class CurrFairShare:
 
     Examples
     --------
-    At t = 1 organization 0 runs job 1 and organization 1 nothing, so job 4 goes first.
+    The scenario of `FairShare`'s example. At t = 2 nothing runs: the tie goes to organization 0 (job 2), then
+    organization 1 has fewer running jobs (job 3). Both machines are busy until 5, when jobs 4 and 5 start; the
+    history-based FAIRSHARE and UTFAIRSHARE gave organization 1 both machines at t = 2 instead.
 
     >>> from fairsched.online.engine import simulate
     >>> from fairsched.scenario import scenario_from_arrays
-    >>> s = scenario_from_arrays(release=[0, 0, 1, 1], processing_time=[2, 1, 1, 1], org=[0, 0, 0, 1],
+    >>> s = scenario_from_arrays(release=[0, 2, 2, 2, 2], processing_time=[1, 3, 3, 1, 1], org=[0, 0, 1, 1, 1],
     ...                          machines_per_org=[1, 1])
     >>> simulate(s, CurrFairShare()).schedule[["job", "start"]].to_numpy().tolist()
-    [[1, 0], [2, 0], [4, 1], [3, 2]]
+    [[1, 0], [2, 2], [3, 2], [4, 5], [5, 5]]
     """
 
     def reset(self, info: ScenarioInfo, rng: np.random.Generator) -> None:

@@ -52,14 +52,17 @@ class FairShare:
 
     Examples
     --------
-    At t = 1 one machine frees; organization 0 used 2 units, organization 1 none, so job 4 goes first.
+    The three fair-share policies part on this scenario (the same in `UtFairShare` and `CurrFairShare`). At
+    t = 2 organization 0 has used 1 unit (job 1) and organization 1 none, so organization 1 takes both free
+    machines (jobs 3 and 4: ratios are frozen within a decision). At t = 3 one machine frees; organization 0 has
+    used 1 unit, organization 1 two, so job 2 goes before job 5.
 
     >>> from fairsched.online.engine import simulate
     >>> from fairsched.scenario import scenario_from_arrays
-    >>> s = scenario_from_arrays(release=[0, 0, 1, 1], processing_time=[2, 1, 1, 1], org=[0, 0, 0, 1],
+    >>> s = scenario_from_arrays(release=[0, 2, 2, 2, 2], processing_time=[1, 3, 3, 1, 1], org=[0, 0, 1, 1, 1],
     ...                          machines_per_org=[1, 1])
     >>> simulate(s, FairShare()).schedule[["job", "start"]].to_numpy().tolist()
-    [[1, 0], [2, 0], [4, 1], [3, 2]]
+    [[1, 0], [3, 2], [4, 2], [2, 3], [5, 5]]
     """
 
     ratios: Literal["frozen", "per_start"] = "frozen"

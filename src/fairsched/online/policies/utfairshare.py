@@ -30,12 +30,16 @@ class UtFairShare(FairShare):
 
     Examples
     --------
+    The scenario of `FairShare`'s example. At t = 3 organization 0's one unit (executed at 0) is worth
+    psi = 3 - 0 = 3, organization 1's two units (executed at 2) psi = 1 + 1 = 2, so job 5 goes before job 2,
+    where FAIRSHARE (1 unit against 2) serves organization 0 first. At t = 4, psi = 4 against 6: job 2.
+
     >>> from fairsched.online.engine import simulate
     >>> from fairsched.scenario import scenario_from_arrays
-    >>> s = scenario_from_arrays(release=[0, 0, 1, 1], processing_time=[2, 1, 1, 1], org=[0, 0, 0, 1],
+    >>> s = scenario_from_arrays(release=[0, 2, 2, 2, 2], processing_time=[1, 3, 3, 1, 1], org=[0, 0, 1, 1, 1],
     ...                          machines_per_org=[1, 1])
     >>> simulate(s, UtFairShare()).schedule[["job", "start"]].to_numpy().tolist()
-    [[1, 0], [2, 0], [4, 1], [3, 2]]
+    [[1, 0], [3, 2], [4, 2], [5, 3], [2, 4]]
     """
 
     def usage(self, view: OnlineView) -> np.ndarray:
