@@ -210,9 +210,9 @@ def _timed(function: Callable[[], Any]) -> tuple[Any, float, float]:
 def cost_run(traces_dir: Path, out: Path) -> None:
     """FCFS at every load and depth on the full run's traces: the seconds (wall, CPU) of the simulation and of the
     strict and relaxed what-ifs, the mean queue at an arrival and the work W of `whatif_work`."""
+    from fairsched._io import write_csv
     from fairsched.backfill import fairness
     from fairsched.backfill.engine import simulate
-    from fairsched._io import write_csv
 
     rows = []
     for trace in FULL_TRACES:
