@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
          2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 AGGREGATES: tuple[str, ...] = ("n", "mean", "std", "ci95")
+REPLICATES: tuple[str, ...] = ("window",)  # like the seed: what a group's values are drawn over, never a metric
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def _metrics(frame: pd.DataFrame, manifest: Manifest, group_by: tuple[str, ...],
     if metrics is not None:
         _check_columns(frame, metrics, "--metric")
         return tuple(metrics)
-    skip = {*BOOKKEEPING, *manifest.config_columns, *group_by}
+    skip = {*BOOKKEEPING, *REPLICATES, *manifest.config_columns, *group_by}
     return tuple(c for c in frame.columns if c not in skip and frame[c].dtype.kind in "iuf")
 
 
