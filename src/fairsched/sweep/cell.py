@@ -98,7 +98,8 @@ def _details(task: CellTask, result: Any) -> dict[str, bytes]:
         files[f"{ORGS}/{task.key}.parquet"] = _parquet_bytes(pd.concat([head, orgs], axis=1))
     if task.schedules is not None:
         for policy, jobs in task.schedules(result).items():
-            files[f"{SCHEDULES}/{task.key}/{safe_name(policy)}.jobs.csv"] = jobs.to_csv(index=False).encode()
+            files[f"{SCHEDULES}/{task.key}/{safe_name(policy)}.jobs.csv"] = jobs.to_csv(
+                index=False, lineterminator="\n").encode()  # as fairsched._io.write_csv writes it
     return files
 
 

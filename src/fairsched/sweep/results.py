@@ -34,6 +34,10 @@ class SweepResults:
     group_by, metrics : the columns grouped by and the metrics aggregated.
     n_cells_done, n_cells_total : finished cells of the spec last run into the store, and all its cells.
     failed : one entry per failed cell: ``cell``, ``seed``, ``point``, ``error``.
+    model : the store's model (``online``, ..., or a module path).
+    references : the ``policy`` values of reference rows (``is_reference``: the online model's reference, which
+        figures leave out unless asked).
+    numeric : the group columns whose values are all numbers (a figure's candidate x axes), in group order.
     """
 
     rows: pd.DataFrame
@@ -42,6 +46,9 @@ class SweepResults:
     n_cells_done: int
     n_cells_total: int
     failed: list[dict[str, Any]] = field(default_factory=list)
+    model: str = ""
+    references: tuple[str, ...] = ()
+    numeric: tuple[str, ...] = ()
 
 
 def load_rows(out: str | Path) -> tuple[pd.DataFrame, Manifest]:
@@ -100,8 +107,13 @@ def read_results(out: str | Path, *, group_by: tuple[str, ...] | None = None,
     group_by = _group_by(frame, manifest, group_by)
     metrics = _metrics(frame, manifest, group_by, metrics)
     rows = aggregate(frame, group_by, metrics)
+    references: tuple[str, ...] = ()
+    if {"is_reference", "policy"} <= set(frame.columns):
+        references = tuple(dict.fromkeys(frame.loc[frame["is_reference"].astype(bool), "policy"].astype(str)))
+    numeric = tuple(c for c in group_by if len(frame) and frame[c].dtype.kind in "iuf")
     return SweepResults(rows=rows, group_by=group_by, metrics=metrics, n_cells_done=int(n_done),
-                        n_cells_total=len(manifest.cells), failed=failed)
+                        n_cells_total=len(manifest.cells), failed=failed, model=manifest.model,
+                        references=references, numeric=numeric)
 
 
 def aggregate(frame: pd.DataFrame, group_by: tuple[str, ...], metrics: tuple[str, ...]) -> pd.DataFrame:

@@ -61,7 +61,7 @@ def window_starts(submit_times: list[float], length: float, n: int, seed: int, *
     if not submit:
         raise ConfigError(f"{source}: no job to draw windows from")
     first, last = math.floor(submit[0]), math.floor(submit[-1])
-    high = max(first, last - int(math.ceil(length)))
+    high = max(first, last - math.ceil(length))
     rng = stream(seed, STAGE_SWEEP_WINDOWS, int(length))
     starts: list[int] = []
     for _ in range(n * MAX_DRAWS):
