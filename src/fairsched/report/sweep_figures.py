@@ -86,7 +86,7 @@ def results_figure(results: SweepResults, metric: str, options: PlotOptions | No
     if series is not None and len(panels):
         handles, labels = axes[0].get_legend_handles_labels()
         if handles:
-            fig.legend(handles, labels, title=series, loc="outside right upper", fontsize="small")
+            fig.legend(handles, labels, title=series, loc="outside right center", fontsize="small")
     return fig
 
 
@@ -204,6 +204,9 @@ def _lines(ax: Any, rows: Any, x: str, series: str | None, entry: Any) -> None:
         low, high = _band(entry, mean, ci)
         (line,) = ax.plot(part[x].astype(float), mean, marker="o", markersize=4, label=str(name))
         ax.fill_between(part[x].astype(float), low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    values = sorted(set(rows[x].tolist()))
+    if rows[x].dtype.kind in "iu" and len(values) <= 12:  # k = 2, 3, 4: a tick per value, no 2.5
+        ax.set_xticks(values)
 
 
 def _bars(ax: Any, rows: Any, settings: list[str], series: str | None, entry: Any) -> None:
