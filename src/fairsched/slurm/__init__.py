@@ -1,0 +1,1 @@
+"""A real Slurm in the loop (docs/slurm.md)."""
