@@ -1,5 +1,10 @@
+<<<<<<< HEAD
 """Command line: ``compare``, ``audit``, ``fairshare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``,
 ``replicate ...``, ``trace``, ``sweep``, ``results``.
+=======
+"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``trace``,
+``sweep``, ``results``, ``slurm up|down|replay``.
+>>>>>>> slurm
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag). `main` is the console
 entry point and the one error boundary: a `FairschedError` (a user error) becomes one line ``error: <message>``
@@ -14,6 +19,7 @@ import contextvars
 import io
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, is_dataclass, replace
@@ -697,6 +703,77 @@ def results_command(
     if plot is not None and results.metrics:
         report_sweep.write_results_plot(results, results.metrics[0], plot)
     _render(report_sweep.results_json(results) if as_json else report_sweep.results_table(results), as_json)
+
+
+# -- fairsched slurm: a private local Slurm cluster and the replay of a log on it (docs/slurm.md) ----------------
+slurm_app = typer.Typer(no_args_is_help=True, help="A private Slurm cluster on this host (Debian's slurm-wlm "
+                                                    "22.05): start, stop, replay a log on it.")
+app.add_typer(slurm_app, name="slurm")
+
+
+@slurm_app.command("up")
+def slurm_up_command(
+    directory: Annotated[Path, typer.Argument(file_okay=False, help="A new or empty directory for everything: "
+                                              "configuration, database, state, logs.")],
+    nodes: Annotated[int, typer.Option(min=1, max=64, help="Nodes (one slurmd each, all on this host).")] = 4,
+    cpus_per_node: Annotated[int, typer.Option(min=1, help="CPUs each node declares (not the host's).")] = 4,
+    fair_tree: Annotated[bool, typer.Option("--fair-tree/--classic", help="Fair Tree (Slurm's default) or "
+                                            "classic fair-share (PriorityFlags=NO_FAIR_TREE).")] = True,
+    half_life: Annotated[str, typer.Option(help="PriorityDecayHalfLife: 30m, 2h, 7d, 600 (s), 7-0; whole "
+                                           "minutes.")] = "7d",
+    accounts: Annotated[Path | None, typer.Option(dir_okay=False, help="Accounts to create: one 'ACCOUNT SHARES' "
+                                                  "per line.")] = None,
+) -> None:
+    """Start munged, MariaDB, slurmdbd, slurmctld and the slurmd; print the `export SLURM_CONF=...` line."""
+    from fairsched import slurm
+
+    config = slurm.ClusterConfig(nodes=nodes, cpus_per_node=cpus_per_node, fair_tree=fair_tree,
+                                 half_life=slurm.parse_half_life(half_life),
+                                 accounts=slurm.read_accounts_file(accounts) if accounts is not None else ())
+    cluster = slurm.up(directory, config, progress=lambda line: typer.echo(line, err=True))
+    typer.echo(f"cluster up: {nodes} nodes x {cpus_per_node} CPUs; stop it with `fairsched slurm down "
+               f"{cluster.root}`", err=True)
+    typer.echo(f"export SLURM_CONF={cluster.slurm_conf}")
+
+
+@slurm_app.command("down")
+def slurm_down_command(
+    directory: Annotated[Path, typer.Argument(file_okay=False, help="The directory given to `slurm up`.")],
+) -> None:
+    """Stop every daemon `slurm up` started there (by recorded pid, in reverse order), and any job left."""
+    from fairsched import slurm
+
+    report = slurm.down(directory)
+    killed = [name for name, forced in report.stopped if forced]
+    typer.echo(f"stopped {len(report.stopped)} daemons in {report.seconds:.1f} s"
+               + (f" ({', '.join(killed)} with SIGKILL)" if killed else "")
+               + (f"; {report.leftovers} leftover job processes killed" if report.leftovers else ""), err=True)
+
+
+@slurm_app.command("replay")
+def slurm_replay_command(
+    log: Annotated[Path, typer.Argument(dir_okay=False, help="A log: SWF or sacct -P export.")],
+    scale: Annotated[float, typer.Option(help="Divide submit and run times by S (jobs run at least 2 s).")],
+    out: Annotated[Path, typer.Option(file_okay=False, help="Directory for sacct.txt and sshare.txt.")],
+    accounts_from: Annotated[str | None, typer.Option(help="Log column naming the Slurm account: account, user "
+                                                      "or group. Default: account (sacct), group (SWF).")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Replay only the first N jobs.")] = None,
+) -> None:
+    """Submit LOG's jobs to the cluster SLURM_CONF names (only one `slurm up` started), wait, export."""
+    from fairsched.slurm.replay import replay
+
+    _prepare_out(out)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM cancels the jobs like Ctrl-C
+    try:
+        result = replay(log, scale=scale, slurm_conf=os.environ.get("SLURM_CONF"), accounts_from=accounts_from,
+                        limit=limit, progress=lambda line: typer.echo(line, err=True))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: the jobs submitted were cancelled (scancel); the cluster is still up", err=True)
+        raise typer.Exit(_INTERRUPTED) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    files = result.write(out)
+    typer.echo("\n".join([*result.summary(), f"written: {', '.join(str(path) for path in files.values())}"]))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
