@@ -1,10 +1,5 @@
-<<<<<<< HEAD
 """Command line: ``compare``, ``audit``, ``fairshare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``,
-``replicate ...``, ``trace``, ``sweep``, ``results``.
-=======
-"""Command line: ``compare``, ``backfill``, ``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``trace``,
-``sweep``, ``results``, ``slurm up|down|replay``.
->>>>>>> slurm
+``replicate ...``, ``trace``, ``sweep``, ``results``, ``slurm up|down|replay``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag). `main` is the console
 entry point and the one error boundary: a `FairschedError` (a user error) becomes one line ``error: <message>``
