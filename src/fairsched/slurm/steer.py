@@ -19,13 +19,15 @@ the jobs of others at all gets one line, and steer stops (exit code 2).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,8 +43,8 @@ from fairsched.slurm.steer_state import (
     read_state,
 )
 
-__all__ = ["CommandResult", "SteerOptions", "SteerReport", "read_originals", "restore_from_log", "run_command",
-           "steer"]
+__all__ = ["CommandResult", "SteerOptions", "SteerReport", "StopSignal", "read_originals", "restore_from_log",
+           "run_command", "steer", "stop_on_signals"]
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +68,7 @@ def run_command(argv: Sequence[str], *, timeout: float = 60.0) -> CommandResult:
     """Run a Slurm client command with ``TZ=UTC`` (sacct then prints UTC times); never raises for a failure."""
     try:
         done = subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout, check=False,
-                              env={**os.environ, "TZ": "UTC"})
+                              env={**os.environ, "TZ": "UTC"}, start_new_session=True)  # Ctrl-C is steer's alone
     except FileNotFoundError:
         return CommandResult(127, "", f"{argv[0]}: command not found (is Slurm's client installed?)")
     except subprocess.TimeoutExpired:
@@ -95,6 +97,15 @@ class SteerOptions:
         if self.retries < 1:
             raise ConfigError(f"retries {self.retries}: expected >= 1")
 
+    @classmethod
+    def from_flags(cls, *, policy: str = "directcontr", every: str = "30s", max_nice: int = 10000,
+                   window: str | None = None, dry_run: bool = False, log: Path | None = None, once: bool = False,
+                   exact_up_to: int = 12, samples: int = 200, seed: int = 0) -> SteerOptions:
+        """The options from the command line's text (durations such as ``30s``, ``5m``, ``7d``)."""
+        decision = SteerConfig(policy=policy, max_nice=max_nice, exact_up_to=exact_up_to, samples=samples, seed=seed)
+        return cls(decision=decision, every=parse_duration(every, "--every"), dry_run=dry_run, log=log, once=once,
+                   window=None if window is None else parse_duration(window, "--window"))
+
 
 @dataclass
 class SteerReport:
@@ -105,6 +116,42 @@ class SteerReport:
     set: int = 0
     restored: int = 0
     not_restored: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line: passes, nice values set and given back, and what could not be given back."""
+        text = (f"steer: {self.passes} pass(es)" + (f", {self.skipped} skipped (Slurm not answering)"
+                                                   if self.skipped else "")
+                + f"; {self.set} nice value(s) set, {self.restored} given back")
+        if self.not_restored:
+            text += (f"; not given back: job(s) {', '.join(self.not_restored)} (run `fairsched steer --restore "
+                     "--log FILE`)")
+        return text
+
+
+@dataclass
+class StopSignal:
+    """Set by SIGINT or SIGTERM (`stop_on_signals`): the loop's stop event and the signal that set it."""
+
+    event: threading.Event = field(default_factory=threading.Event)
+    signum: int | None = None
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[StopSignal]:
+    """SIGINT and SIGTERM set a `StopSignal` instead of raising, so that the loop ends its pass and gives back
+    the nice values it set; the previous handlers come back on exit."""
+    stop = StopSignal()
+
+    def handler(signum: int, frame: object) -> None:
+        stop.signum = signum
+        stop.event.set()
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 class _Unavailable(ClusterError):
@@ -281,10 +328,11 @@ def steer(options: SteerOptions, *, runner: Runner = run_command, clock: Callabl
     stop = stop or threading.Event()
     actuator = _Actuator(options, runner, clock, stop, echo, out)
     report = SteerReport()
+    window: int | None = None
     try:
-        window = _window(actuator, options)
         while not stop.is_set():
             try:
+                window = window or _window(actuator, options)
                 state = read_state(actuator.call, window=window, now=clock())
                 report.set += actuator.apply(decide(state, actuator.config))
                 report.passes += 1
