@@ -82,8 +82,8 @@ class FakeSlurm:
         self.calls.append(tuple(argv))
         try:
             return self._answer(list(argv))
-        finally:
-            if self.stop is not None and self.stop_when(self):
+        finally:  # a broken loop fails its test instead of running forever
+            if self.stop is not None and (self.stop_when(self) or len(self.calls) > 300):
                 self.stop.set()
 
     def _answer(self, argv: list[str]) -> CommandResult:
@@ -318,3 +318,106 @@ def test_options_from_flags() -> None:
     assert (opts.every, opts.window, opts.decision) == (120, 3600, SteerConfig(policy="fair-tree-boost", max_nice=50))
     with pytest.raises(ConfigError, match="--every 0 s: expected a positive period"):
         SteerOptions.from_flags(every="0")
+
+
+# -- the command, with fake Slurm programs on PATH -----------------------------------------------------------------
+FAKE_PROGRAM = """#!{python}
+import json, os, signal, sys, time
+from datetime import datetime, timezone
+name, args = os.path.basename(sys.argv[0]), sys.argv[1:]
+path = os.environ["FAKE_SLURM_STATE"]
+state = json.load(open(path))
+if name == "scontrol" and args[0] == "update":
+    state["pending"][args[1].split("=")[1]][1] = int(args[2].split("=")[1])
+    json.dump(state, open(path, "w"))
+elif name == "scontrol":
+    print(state["config"] if args[1] == "config" else state["nodes"])
+elif name == "sshare":
+    print(state["sshare"])
+elif name == "sacct":  # the two jobs ran on the 4 s before now
+    at = lambda s: datetime.fromtimestamp(int(time.time()) + s, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+    print(state["sacct"].replace("T-4", at(-4)).replace("T-0", at(0)))
+elif name == "squeue":
+    print("".join(f"{{j}}|{{a}}|{{n}}\\n" for j, (a, n) in state["pending"].items()), end="")
+    if state.get("sigint"):
+        os.kill(os.getppid(), signal.SIGINT)
+"""
+
+
+@pytest.fixture
+def fake_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
+    import sys
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("scontrol", "sshare", "sacct", "squeue"):
+        (bin_dir / name).write_text(FAKE_PROGRAM.format(python=sys.executable))
+        (bin_dir / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+
+    def make(*, config: str = CONFIG, sigint: bool = False) -> Path:
+        state = tmp_path / "state.json"
+        sacct = SACCT.replace("2026-01-01T00:00:00", "T-4").replace("2026-01-01T00:00:04", "T-0")
+        state.write_text(json.dumps({"config": config, "nodes": NODES, "sshare": SSHARE, "sacct": sacct,
+                                     "sigint": sigint, "pending": FakeSlurm().pending}))
+        monkeypatch.setenv("FAKE_SLURM_STATE", str(state))
+        return state
+
+    return make
+
+
+def _nice(state: Path) -> dict[str, int]:
+    return {job: nice for job, (_, nice) in json.loads(state.read_text())["pending"].items()}
+
+
+def test_cli_once_then_restore(fake_programs: Callable[..., Path], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    from fairsched.cli import main
+
+    state = fake_programs()
+    log = tmp_path / "steer.jsonl"
+    main(["steer", "--once", "--window", "10s", "--max-nice", "300", "--log", str(log)])
+    assert _nice(state) == {"11": 300, "12": 300, "13": 0, "14": -300}
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == "steer: 1 pass(es); 3 nice value(s) set, 0 given back" and len(err) == 4
+    main(["steer", "--restore", "--log", str(log)])
+    assert _nice(state) == ORIGINAL
+    assert capsys.readouterr().err.splitlines()[-1] == "steer: 0 pass(es); 0 nice value(s) set, 3 given back"
+
+
+def test_cli_dry_run_prints_the_commands(fake_programs: Callable[..., Path],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from fairsched.cli import main
+
+    state = fake_programs()
+    main(["steer", "--once", "--dry-run", "--window", "10s", "--policy", "directcontr"])
+    assert capsys.readouterr().out.splitlines() == ["scontrol update JobId=11 Nice=10000",
+                                                    "scontrol update JobId=12 Nice=10000",
+                                                    "scontrol update JobId=14 Nice=-10000"]
+    assert _nice(state) == ORIGINAL
+
+
+def test_cli_sigint_gives_back_and_exits_130(fake_programs: Callable[..., Path],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from fairsched.cli import main
+
+    state = fake_programs(sigint=True)  # squeue sends SIGINT to steer during the first pass
+    with pytest.raises(SystemExit) as exit_info:
+        main(["steer", "--window", "10s", "--every", "1h"])
+    assert exit_info.value.code == 130
+    assert _nice(state) == ORIGINAL
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == "steer: 1 pass(es); 3 nice value(s) set, 3 given back"
+    assert "Traceback" not in err
+
+
+def test_cli_without_accounting_is_one_line_exit_2(fake_programs: Callable[..., Path],
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from fairsched.cli import main
+
+    fake_programs(config="AccountingStorageType   = accounting_storage/none")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["steer"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: this cluster keeps no job accounting")
