@@ -755,8 +755,10 @@ def slurm_replay_command(
     limit: Annotated[int | None, typer.Option(min=1, help="Replay only the first N jobs.")] = None,
 ) -> None:
     """Submit LOG's jobs to the cluster SLURM_CONF names (only one `slurm up` started), wait, export."""
+    from fairsched.slurm import require_cluster
     from fairsched.slurm.replay import replay
 
+    require_cluster(os.environ.get("SLURM_CONF"))  # refuse before anything is created, --out included
     _prepare_out(out)
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM cancels the jobs like Ctrl-C
     try:

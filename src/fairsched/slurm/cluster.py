@@ -162,7 +162,8 @@ def _prepare_dir(layout: Layout) -> None:
                            "directory (each cluster needs a fresh database and state directory)")
     for path in (root, *layout.subdirs()):
         path.mkdir(parents=True, exist_ok=True)
-    layout.munge.chmod(0o755)  # munged wants its socket's directory searchable by all
+    for path in (root, layout.munge, layout.spool):  # searchable by all: munge's socket, the jobs' scripts
+        path.chmod(0o755)
 
 
 def _tcp_answers(port: int) -> Callable[[], bool]:
@@ -256,6 +257,7 @@ def up(root: str | Path, config: ClusterConfig, *, ports: Ports | None = None, t
     bins = _check_installed(env)
     layout = Layout(Path(root).resolve())
     layout.check_socket_paths()
+    layout.check_searchable()
     ports = ports or free_ports(config)
     busy = [f"{name} {port}" for name, port in ports.named() if port_in_use(port)]
     if busy:
@@ -392,12 +394,12 @@ def require_cluster(slurm_conf: str | Path | None) -> Cluster:
     conf = Path(slurm_conf).resolve()
     refuse = (f"refusing SLURM_CONF={slurm_conf}: it is not a cluster started by `fairsched slurm up`, and replay "
               "creates Linux users, Slurm accounts and jobs, so it only runs on such a private cluster")
-    layout = Layout(conf.parent.parent)
+    marker = conf.parent / Layout(conf.parent).marker.name  # beside slurm.conf
     try:
-        cluster = Cluster.from_json(layout.marker.read_text(encoding="utf-8"))
+        cluster = Cluster.from_json(marker.read_text(encoding="utf-8"))
         digest = hashlib.sha256(conf.read_bytes()).hexdigest()
     except (OSError, ValueError, KeyError, TypeError):
-        raise ClusterError(f"{refuse} (no marker {layout.marker})") from None
+        raise ClusterError(f"{refuse} (no marker {marker})") from None
     if cluster.slurm_conf != conf or cluster.slurm_conf_sha256 != digest:
         raise ClusterError(f"{refuse} (its marker records another slurm.conf, or the file was changed)")
     controller = [d for d in cluster.daemons if d.name == "slurmctld"]

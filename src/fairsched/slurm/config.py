@@ -153,6 +153,15 @@ class Layout:
     def subdirs(self) -> tuple[Path, ...]:
         return (self.etc, self.munge, self.db, self.state, self.spool, self.logs, self.run)
 
+    def check_searchable(self) -> None:
+        """Jobs run as their own users, who must reach the job scripts under ``spool/``: every directory above
+        `root` must be searchable by all (``o+x``), as /tmp and /var/tmp are, and pytest's ``tmp_path`` is not."""
+        for parent in self.root.parents:
+            if parent.exists() and not parent.stat().st_mode & 0o001:
+                raise ConfigError(f"{self.root}: {parent} is not searchable by other users (mode "
+                                  f"{parent.stat().st_mode & 0o777:o}), so the jobs, which run as their own "
+                                  "users, could not reach their scripts; use a directory under /tmp or /var/tmp")
+
     def check_socket_paths(self) -> None:
         for path in (self.munge_socket, self.db_socket):
             if len(str(path)) > _SOCKET_PATH_MAX:

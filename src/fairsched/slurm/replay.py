@@ -313,12 +313,14 @@ def _ensure_associations(cluster: Cluster, plan: ReplayPlan) -> tuple[str, ...]:
     if new:
         _run(cluster, ["sacctmgr", "-i", "add", "account", ",".join(new), "Fairshare=1"])
     known_users = {user for _, user in pairs if user}
+    batches: dict[tuple[str, ...], list[str]] = {}  # one sacctmgr call per set of (accounts, default account)
     for user, wanted in plan.user_accounts().items():
-        missing = [account for account in wanted if (account, user) not in pairs]
-        if not missing:
-            continue
-        default = [] if user in known_users else [f"DefaultAccount={wanted[0]}"]
-        _run(cluster, ["sacctmgr", "-i", "add", "user", user, f"Account={','.join(missing)}", *default])
+        missing = tuple(account for account in wanted if (account, user) not in pairs)
+        if missing:
+            default = () if user in known_users else (f"DefaultAccount={wanted[0]}",)
+            batches.setdefault((f"Account={','.join(missing)}", *default), []).append(user)
+    for settings, users in batches.items():
+        _run(cluster, ["sacctmgr", "-i", "add", "user", ",".join(users), *settings])
     return tuple(new)
 
 

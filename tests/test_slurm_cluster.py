@@ -1,0 +1,131 @@
+"""`fairsched slurm` against a real Slurm 22.05 (Debian's packages): up, replay, down, and the failures.
+
+These tests start real daemons (tests/slurm_fixture.py). They run on one xdist worker (group ``slurm``) so that
+the session's cluster starts once. The replay comes first: it waits for slurmctld's next fair-share pass, made
+once a minute from its start, and the first one comes soonest.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from fairsched.errors import ClusterError
+from fairsched.slurm import Cluster, ClusterConfig, _proc, load_cluster, up
+from fairsched.slurm.config import free_ports
+from fairsched.slurm.replay import MIN_RUN, plan_replay, read_replay_log
+from fairsched.workload.sacct import read_sacct
+from tests.conftest import run_main, trace_path
+
+pytestmark = [pytest.mark.slurm, pytest.mark.xdist_group("slurm")]
+
+N_JOBS, SCALE = 30, 300  # the micro cluster's first 30 jobs span 2,070 s: 7 s here, runs of 2 to 5 s
+
+
+
+
+def _nothing_left(cluster: Cluster) -> None:
+    assert [daemon.name for daemon in cluster.daemons if _proc.alive(daemon.pid, daemon.ticks)] == []
+    assert _proc.marked_processes(cluster.root) == []
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
+    assert str(cluster.root) not in ps
+
+
+def _commands(pids: list[int]) -> str:
+    return "\n".join(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode() for pid in pids)
+
+
+def test_replay_of_a_real_log_is_read_back_by_the_sacct_reader(
+        slurm_client: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    lines = trace_path("slurm/micro-cluster-real-slurm.sacct.txt").read_text().splitlines()
+    log = tmp_path / "micro40.sacct"
+    log.write_text("\n".join(lines[:N_JOBS + 1]) + "\n")
+    workload, fmt = read_replay_log(log)
+    plan = plan_replay(workload, fmt, scale=SCALE, total_cpus=slurm_client.config.total_cpus)
+    monkeypatch.setenv("SLURM_CONF", str(slurm_client.slurm_conf))
+    out = tmp_path / "out"
+    code, stdout, _ = run_main(["slurm", "replay", str(log), "--scale", str(SCALE), "--out", str(out)], capsys)
+    assert code == 0
+    raised = sum(round(run / SCALE) < MIN_RUN for run in workload.jobs["run_time"])
+    assert f"{raised} jobs ran {MIN_RUN} s instead" in stdout
+
+    replayed = read_sacct(out / "sacct.txt").jobs
+    assert len(replayed) == N_JOBS
+    assert set(replayed["state"]) == {"COMPLETED"}
+    assert sorted(replayed["account"].unique()) == ["account1", "account2"]
+    assert sorted(replayed["user"].unique()) == [f"fs_user{i}" for i in range(1, 6)]
+    names = subprocess.run(["cut", "-d|", "-f3", str(out / "sacct.txt")], capture_output=True, text=True,
+                           check=True).stdout.split()[1:]
+    assert sorted(names) == sorted(f"r{job_id}" for job_id in workload.jobs["job_id"])
+    planned = {f"r{job.log_job_id}": job for job in plan.jobs}
+    by_name = dict(zip(names, replayed.sort_values("line")["run_time"], strict=True))
+    for name, job in planned.items():  # Slurm counts whole seconds: sleep N lasts N or N + 1
+        assert job.run <= by_name[name] <= job.run + 1, name
+    assert (replayed["processors"].sort_values().to_numpy() ==
+            sorted(job.cpus for job in plan.jobs)).all()
+
+    sshare = (out / "sshare.txt").read_text().splitlines()
+    header = sshare[0].split("|")
+    rows = {(row[0].strip(), row[1]): row for row in (line.split("|") for line in sshare[1:])}
+    usage = header.index("RawUsage")
+    assert int(rows[("account1", "")][usage]) > 0 and int(rows[("account2", "")][usage]) > 0
+    assert rows[("account1", "fs_user1")][header.index("FairShare")] != ""  # the fair-share pass has run
+
+
+def test_up_prints_one_line_and_down_leaves_no_process(slurm_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = slurm_dir
+    code, out, _ = run_main(["slurm", "up", str(root), "--nodes", "2", "--cpus-per-node", "3",
+                             "--classic", "--half-life", "10m"], capsys)
+    assert code == 0
+    assert out == f"export SLURM_CONF={root / 'etc' / 'slurm.conf'}\n"
+    cluster = load_cluster(root)
+    assert [d.name for d in cluster.running()] == ["munged", "mariadb", "slurmdbd", "slurmctld", "slurmd n1",
+                                                   "slurmd n2"]
+    env = cluster.env()
+    nodes = subprocess.run(["sinfo", "-h", "-N", "-o", "%N %c %T"], env=env, capture_output=True, text=True,
+                           check=True).stdout.split("\n")
+    assert nodes[:2] == ["n1 3 idle", "n2 3 idle"]
+    config = subprocess.run(["scontrol", "show", "config"], env=env, capture_output=True, text=True,
+                            check=True).stdout
+    assert "NO_FAIR_TREE" in config and "AccountingStorageEnforce = associations,limits" in config
+    # A job left running: `down` must take it (its slurmstepd and its sleep) along with the daemons.
+    subprocess.run(["sbatch", "-n", "1", "-o", "/dev/null", "--wrap", "sleep 300"], env=env, check=True,
+                   capture_output=True)
+    _proc.wait_until(lambda: "sleep 300" in _commands(_proc.marked_processes(root)), timeout=60,
+                     failed=lambda: None)
+    code, out, err = run_main(["slurm", "down", str(root)], capsys)
+    assert (code, out) == (0, "") and "stopped 6 daemons" in err
+    _nothing_left(cluster)
+    assert load_cluster(root).state == "down"
+
+
+def test_a_daemon_that_fails_to_start_shows_its_log_and_leaves_nothing(slurm_dir: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "slurmdbd").write_text("#!/bin/sh\necho 'slurmdbd: fatal: broken on purpose by the test' >&2\n"
+                                   "exit 1\n")
+    (fake / "slurmdbd").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
+    root = slurm_dir
+    with pytest.raises(ClusterError, match=r"slurmdbd stopped during start-up; last lines of its log: "
+                                           r".*fatal: broken on purpose by the test"):
+        up(root, ClusterConfig(nodes=1))
+    cluster = load_cluster(root)
+    assert [d.name for d in cluster.daemons] == ["munged", "mariadb", "slurmdbd"]  # the first two ran
+    _nothing_left(cluster)
+
+
+def test_a_port_in_use_is_refused_before_anything_starts(slurm_dir: Path) -> None:
+    ports = free_ports(ClusterConfig(nodes=1))
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("0.0.0.0", ports.slurmctld))
+        taken.listen()
+        with pytest.raises(ClusterError, match=f"port in use: slurmctld {ports.slurmctld}"):
+            up(slurm_dir / "c", ClusterConfig(nodes=1), ports=ports)
+    assert not (slurm_dir / "c").exists()
