@@ -3,7 +3,7 @@
 ``make bench`` (``benchmarks/run_all.py --save docs/performance/data``) writes one JSON file per benchmark script:
 its document (``result``) and the measurement's context (date, commit, machine, load average, wall and CPU time).
 docs/performance.md marks each generated table with ``<!-- table: NAME -->`` … ``<!-- /table -->`` (the blocks of
-`fairsched.replicate._doc_tables`); `TABLES` maps NAME to a renderer ``f(data_dir) -> markdown``. After a new
+`fairsched.replicate._doc_format`); `TABLES` maps NAME to a renderer ``f(data_dir) -> markdown``. After a new
 measurement, ``.venv/bin/python benchmarks/perf_tables.py docs/performance.md`` rewrites the blocks;
 tests/test_performance_doc_tables.py checks that every block equals its rendering, so no figure is typed by hand.
 
@@ -22,7 +22,7 @@ from typing import Any
 
 from fairsched._io import atomic_write
 from fairsched.errors import ConfigError
-from fairsched.replicate._doc_tables import fmt, markdown_table, render_blocks
+from fairsched.replicate._doc_format import fmt, markdown_table, render_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = ROOT / "docs" / "performance" / "data"

@@ -108,27 +108,56 @@ def test_ctrl_c_keeps_the_previous_run(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_help_defaults_and_choices_match_the_models() -> None:
-    """The CLI writes its defaults and choices out (so that --help imports no model): they must stay the models'."""
+    """The CLI writes its defaults and choices out (so that --help imports no model): they must stay the models'.
+
+    The plug-in names come from `fairsched._names`, which every registry also checks on import."""
     from dataclasses import fields
 
-    from fairsched import cli
+    from fairsched import _names
+    from fairsched.audit import log as audit_log
     from fairsched.backfill import experiment as backfill_experiment
     from fairsched.backfill.policies import backfill_names, order_names
+    from fairsched.cli import _options
     from fairsched.mosp import experiment as mosp_experiment
+    from fairsched.mosp.policies import ALGORITHMS as MOSP_ALGORITHMS
+    from fairsched.mosp.policies.local import LOCAL_ORDERS
     from fairsched.online import experiment as online_experiment
     from fairsched.online.policies import REGISTRY
+    from fairsched.openshop.policies import algorithm_names
     from fairsched.replicate import tpds11
+    from fairsched.scenario import ORG_ID_COLUMNS
 
-    assert tuple(REGISTRY) == cli.ONLINE_POLICIES
-    assert (tuple(order_names()), tuple(backfill_names())) == (cli.QUEUE_ORDERS, cli.BACKFILL_RULES)
-    assert tuple(backfill_experiment.FAIRNESS_METRICS) == cli.FAIRNESS_METRICS
-    assert tuple(tpds11.EXPERIMENTS) == cli.TPDS11_EXPERIMENTS
-    for written, config in [(cli.ONLINE_DEFAULTS, online_experiment.Config()),
-                            (cli.BACKFILL_DEFAULTS, backfill_experiment.Config()),
-                            (cli.MOSP_DEFAULTS, mosp_experiment.Config())]:
+    assert tuple(REGISTRY) == _names.ONLINE_POLICIES == _options.ONLINE_POLICIES
+    assert (tuple(order_names(ticked=False)), tuple(backfill_names())) == (_names.QUEUE_ORDERS, _names.BACKFILL_RULES)
+    assert tuple(order_names(ticked=True)) == _names.TICKED_ORDERS
+    assert tuple(MOSP_ALGORITHMS) == _names.MOSP_ALGORITHMS
+    assert tuple(algorithm_names()) == _names.OPENSHOP_ALGORITHMS
+    assert tuple(backfill_experiment.FAIRNESS_METRICS) == _options.FAIRNESS_METRICS
+    assert tuple(tpds11.EXPERIMENTS) == _options.TPDS11_EXPERIMENTS
+    assert tuple(LOCAL_ORDERS) == _options.MOSP_LOCAL_ORDERS
+    assert tuple(ORG_ID_COLUMNS) == _options.ONLINE_ORG_BY
+    assert tuple(audit_log.ORG_BY) == _options.AUDIT_ORG_BY
+    for written, config in [(_options.ONLINE_DEFAULTS, online_experiment.Config()),
+                            (_options.BACKFILL_DEFAULTS, backfill_experiment.Config()),
+                            (_options.MOSP_DEFAULTS, mosp_experiment.Config())]:
         names = {f.name for f in fields(config)}
         assert vars(written) and set(vars(written)) <= names
         assert {name: getattr(config, name) for name in vars(written)} == vars(written)
+
+
+def test_a_registry_that_differs_from_its_listed_names_fails_on_import() -> None:
+    """A policy registered without its name in fairsched/_names.py (the list --help shows) is caught at once."""
+    from fairsched._registry import Registry
+    from fairsched.errors import InvariantError
+
+    registry = Registry("toy policy", sort_key=lambda entry: entry.name)
+    registry.add("b", len)
+    registry.add("a", len)
+    registry.check_listed(("a", "b"), "TOY")
+    with pytest.raises(InvariantError, match=r"fairsched/_names.py TOY lists \['a'\] \(add \['b'\], remove nothing"):
+        registry.check_listed(("a",), "TOY")
+    with pytest.raises(InvariantError, match=r"add nothing, remove \['c'\]"):
+        registry.check_listed(("a", "b", "c"), "TOY")
 
 
 def test_cli_import_loads_no_heavy_module() -> None:
@@ -169,3 +198,32 @@ def test_compare_warns_about_organizations_without_jobs(tmp_path: Path, capsys: 
     assert "submit no job" in (tmp_path / "o" / "report.html").read_text()
     code, _, err = run_main(["compare", "--trace", str(swf), "--orgs", "2", "--policies", "rr"], capsys)
     assert code == 0 and "submit no job" not in err
+
+
+def test_a_wrong_split_fails_before_the_trace_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--split` is parsed when the Config is built: the absent trace is never opened."""
+    absent = tmp_path / "absent.swf"
+    code, out, err = run_main(["compare", "--trace", str(absent), "--split", "zipff"], capsys)
+    assert (code, out) == (2, "")
+    assert err == ("error: --split 'zipff': expected one of even, uniform, zipf or comma-separated machine counts, "
+                   "one per organization (e.g. '1,2,1')\n")
+    config = online_experiment.Config(split=" 1, 2,1 ", orgs=3)
+    assert (config.split, config.split.kind, config.split.counts) == ("1,2,1", "counts", (1, 2, 1))
+    assert online_experiment.Config(split="Even").split.kind == "even"
+
+
+def test_org_by_and_its_former_spelling(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--org-by` is compare's flag, as audit's; `--orgs-by` (hidden) still works and must not contradict it."""
+    swf = small_swf(tmp_path / "small.swf")
+    runs = {}
+    for flag in ("--org-by", "--orgs-by"):
+        code, out, err = run_main(["compare", "--trace", str(swf), "--orgs", "2", flag, "group", "--policies", "rr",
+                                   "--json"], capsys)
+        assert code == 0, err
+        runs[flag] = json.loads(out)
+    assert runs["--org-by"]["config"]["orgs_by"] == "group"
+    assert runs["--org-by"]["scenario"] == runs["--orgs-by"]["scenario"]
+    code, _, err = run_main(["compare", "--trace", str(swf), "--org-by", "group", "--orgs-by", "user"], capsys)
+    assert code == 2 and err.startswith("error: --org-by group and --orgs-by user disagree")
+    code, out, _ = run_main(["compare", "--help"], capsys)
+    assert "--org-by" in out and "--orgs-by" not in out

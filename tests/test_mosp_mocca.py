@@ -280,7 +280,7 @@ OUTSIDE = {"procs": [6, 5, 2, 5], "owner": [0] * 4, "runtime": [4, 4, 4, 2], "wi
 def test_formal_mocca_refuses_outside_theorem_1() -> None:
     inst = MospInstance.from_arrays(**OUTSIDE)
     with pytest.raises(ConfigError, match=r"job 2 \(p=4, q=6\).*before floor\(3LB\) = 13.*'mocca-exp'"):
-        mocca(inst, local_order="lpt")
+        mocca(inst, local_order="spt")
     assert naive_mocca(inst, "spt") is None
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fairsched import cli
 from fairsched.backfill import experiment as backfill_experiment
 from fairsched.backfill import fairness
 from fairsched.backfill.jobs import BackfillJobs
+from fairsched.cli import _deliver
 from fairsched.online import experiment as online_experiment
 from fairsched.online.engine import PROGRESS_STEPS, simulate
 from fairsched.online.policies import get_policy
@@ -82,13 +82,13 @@ def test_backfill_run_reports_each_fst_measure(tmp_path: Path) -> None:
 
 def test_the_bar_shows_only_on_a_terminal_and_never_with_json(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich: stderr is a terminal
-    with cli._progress(enabled=True) as progress:
+    with _deliver.progress_bar(enabled=True) as progress:
         assert progress is not None
         progress("step", 1, 2)
-    with cli._progress(enabled=False) as progress:  # --json
+    with _deliver.progress_bar(enabled=False) as progress:  # --json
         assert progress is None
     monkeypatch.setenv("TTY_COMPATIBLE", "0")  # piped, as in CI logs
-    with cli._progress(enabled=True) as progress:
+    with _deliver.progress_bar(enabled=True) as progress:
         assert progress is None
 
 

@@ -190,16 +190,29 @@ def test_org_map_overrides_the_draw(tmp_path) -> None:
     ("user,org\nfour,0\n9,1\n", ":2: field user: 'four' is not an integer"),
     ("user,org\n4,0\n9,3\n", ":3: field org: 3 is out of range; expected 0..2"),
     ("user,org\n4,0\n9,-1\n", ":3: field org: -1 is out of range"),
-    ("user,org\n4,0\n9,x\n", ":3: field org: 'x' is not an integer"),
+    ("user,org\n4,0\n9,x\n", ":3: field org: 'x' is a name while line 2 gives an organization number"),
+    ("group,org\n4,0\n", ":1: field header: header is 'group,org'; expected 'user,org' or 'key,org'"),
+    ("user,org\n4,a\n9,b\n17,c\n18,d\n", ": field org: 4 organizations named (a, b, c, d) for 3 organizations"),
     ("user,org\n4,0\n\n4,1\n9,1\n", ":4: field user: user 4 is mapped again (first on line 2)"),
     ("user,org\n4,0\n", ": field user: 1 user id(s) of the workload are not in the map: 9;"),
-    ("", ":1: field header: header is ''"),
+    ("", ":1: the organization map is empty; expected 'user,org'"),
 ])
 def test_org_map_errors_name_file_line_and_field(tmp_path, text, prefix) -> None:
     path = write(tmp_path, text)
     with pytest.raises(InputError) as info:
         build_scenario(small_workload(), n_orgs=3, org_map=path)
     assert str(info.value).startswith(f"{path}{prefix}")
+
+
+def test_org_map_in_audit_s_format_names_its_organizations(tmp_path) -> None:
+    """The one --org-map format of compare and audit: header 'key,org' optional, organizations by name."""
+    by_name = write(tmp_path, "key,org\n4,physics\n9,biology\n17,physics\n")
+    scenario = build_scenario(small_workload(), n_orgs=3, org_map=by_name, split="even")
+    # names numbered in sorted order: biology 0, physics 1
+    assert dict(zip(scenario.jobs["job"], scenario.jobs["org"], strict=True)) == {1: 1, 2: 1, 3: 0}
+    no_header = write(tmp_path, "4,2\n9,0\n17,1\n4,2\n", name="plain.csv")  # a repeated identical line is kept once
+    scenario = build_scenario(small_workload(), n_orgs=3, org_map=no_header, split="even")
+    assert dict(zip(scenario.jobs["job"], scenario.jobs["org"], strict=True)) == {1: 2, 2: 2, 3: 0}
 
 
 def test_org_map_for_groups_needs_a_group_header(tmp_path) -> None:

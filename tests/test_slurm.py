@@ -124,6 +124,7 @@ def test_plan_scales_times_raises_short_jobs_and_clips_cpus() -> None:
     assert plan.user_accounts() == {"fs_ann_b": ("phys", "chem"), "fs_bob": ("chem",)}
     by_group = plan_replay(log, "sacct", scale=10, total_cpus=32, accounts_from="group", limit=2)
     assert [j.account for j in by_group.jobs] == ["g1", "g2"]
+    assert by_group.skipped == {}  # job 10, which never started, comes after the last job kept
 
 
 def test_plan_of_an_swf_log_uses_ids(tmp_path: Path) -> None:

@@ -72,9 +72,12 @@ def test_replay_of_a_real_log_is_read_back_by_the_sacct_reader(
     sshare = (out / "sshare.txt").read_text().splitlines()
     header = sshare[0].split("|")
     rows = {(row[0].strip(), row[1]): row for row in (line.split("|") for line in sshare[1:])}
-    usage = header.index("RawUsage")
-    assert int(rows[("account1", "")][usage]) > 0 and int(rows[("account2", "")][usage]) > 0
-    assert rows[("account1", "fs_user1")][header.index("FairShare")] != ""  # the fair-share pass has run
+    raw, effective = header.index("RawUsage"), header.index("EffectvUsage")
+    total = int(rows[("root", "")][raw])
+    for account in ("account1", "account2"):  # after the fair-share pass: EffectvUsage = RawUsage / root's
+        row = rows[(account, "")]
+        assert int(row[raw]) > 0
+        assert float(row[effective]) == pytest.approx(int(row[raw]) / total, abs=2 / total)
 
 
 def test_up_prints_one_line_and_down_leaves_no_process(slurm_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairsched.errors import UnknownPolicyError
+from fairsched.errors import InvariantError, UnknownPolicyError
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,21 @@ class Registry(Mapping[str, Entry]):
         if self._sort_key is None:
             return list(self._entries)
         return [entry.name for entry in sorted(self._entries.values(), key=self._sort_key)]
+
+    def check_listed(self, listed: tuple[str, ...], name: str) -> None:
+        """Fail unless the registered names are `listed`, in order: `fairsched._names` lists them for the CLI.
+
+        Raises
+        ------
+        InvariantError : naming what to add to or remove from ``fairsched._names.<name>``.
+        """
+        registered = self.names()
+        if registered != list(listed):
+            missing = [n for n in registered if n not in listed]
+            extra = [n for n in listed if n not in registered]
+            raise InvariantError(f"the {self.kind}s registered are {registered} but fairsched/_names.py {name} lists "
+                                 f"{list(listed)} (add {missing or 'nothing'}, remove {extra or 'nothing'}, "
+                                 "keep the order): the CLI's --help shows that list")
 
     def __getitem__(self, name: str) -> Entry:
         return self._entries[name]

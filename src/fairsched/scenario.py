@@ -31,6 +31,7 @@ import pandas as pd
 from fairsched.errors import ConfigError, InputError
 from fairsched.seeds import STAGE_MACHINES, STAGE_ORGS, stream  # the named streams (fairsched.seeds)
 from fairsched.workload.model import Workload
+from fairsched.workload.org_map import read_org_map as read_map
 from fairsched.workload.schema import PROCESSORS
 
 # Column names of Scenario.jobs (one place).
@@ -257,49 +258,39 @@ def _org_of_id(ident: int, n_orgs: int, seed: int) -> int:
 
 
 def read_org_map(path: str | Path, *, n_orgs: int, key: OrgsBy = "user") -> dict[int, int]:
-    """Read an organization map: header ``<key>,org`` then one ``ID,ORG`` line per id (ORG in 0..n_orgs-1).
+    """Id -> organization number from an organization map (`fairsched.workload.org_map`, the format ``audit``
+    reads too): header ``<key>,org`` (or ``key,org``; optional), then one ``ID,ORG`` line per id.
 
-    Blank lines and lines starting with ``#`` are skipped. The first column is the user id for ``key="user"``,
-    the group id for ``"group"``, the queue number for ``"queue"`` (the id organizations are built from).
+    The ids are the integer user ids for ``key="user"``, group ids for ``"group"``, queue numbers for ``"queue"``.
+    ORG is an organization number in 0..n_orgs-1 on every line, or a name on every line: the distinct names are
+    then numbered in sorted order (at most `n_orgs` of them).
 
     Raises
     ------
-    InputError : ``FILE:LINE: field NAME: problem`` for an unreadable file, a wrong header (field ``header``),
-        a line without exactly two fields, a non-integer id (field `key`), an id mapped twice, or an ORG that
-        is not an integer in range (field ``org``).
+    InputError : ``FILE:LINE: field NAME: problem`` (see `fairsched.workload.org_map.read_org_map`), a
+        non-integer id (field `key`), a number out of range, numbers mixed with names, or more names than
+        `n_orgs` (field ``org``).
     """
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read the organization map ({error}); expected a CSV file 'user,org'",
-                         path=path) from error
-    expected = f"{key},org"
-    header = lines[0] if lines else ""
-    if header.replace(" ", "").lower() != expected:
-        raise InputError(f"header is {header!r}; expected {expected!r} (then one line 'ID,ORG' per {key})",
-                         path=path, line=1, field="header")
-    mapping: dict[int, int] = {}
-    first_seen: dict[int, int] = {}
-    for number, raw in enumerate(lines[1:], start=2):
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        parts = [part.strip() for part in text.split(",")]
-        if len(parts) != 2:
-            raise InputError(f"expected 2 comma-separated fields '{expected}', got {len(parts)}: {text!r}",
-                             path=path, line=number)
-        ident = _map_int(parts[0], path, number, key, "an integer id")
-        org = _map_int(parts[1], path, number, "org", f"an organization number in 0..{n_orgs - 1}")
-        if not 0 <= org < n_orgs:
-            raise InputError(f"{org} is out of range; expected 0..{n_orgs - 1} ({n_orgs} organizations)",
-                             path=path, line=number, field="org")
-        if ident in mapping:
-            raise InputError(f"{key} {ident} is mapped again (first on line {first_seen[ident]}); keep one line "
-                             f"per {key}", path=path, line=number, field=key)
-        mapping[ident] = org
-        first_seen[ident] = number
-    return mapping
+    read = read_map(path, key=key)
+    ids = {_map_int(ident, read.path, read.lines[ident], key, "an integer id"): org
+           for ident, org in read.orgs.items()}
+    numbers = {ident: org for ident, org in read.orgs.items() if org.lstrip("-").isdigit()}
+    if numbers and len(numbers) < len(read.orgs):
+        name = next(ident for ident in read.orgs if ident not in numbers)
+        raise InputError(f"{read.orgs[name]!r} is a name while line {read.lines[next(iter(numbers))]} gives an "
+                         f"organization number; use numbers 0..{n_orgs - 1} or names throughout", path=read.path,
+                         line=read.lines[name], field="org")
+    for ident, org in numbers.items():
+        if not 0 <= int(org) < n_orgs:
+            raise InputError(f"{int(org)} is out of range; expected 0..{n_orgs - 1} ({n_orgs} organizations)",
+                             path=read.path, line=read.lines[ident], field="org")
+    names = sorted(set(ids.values()))
+    if not numbers and len(names) > n_orgs:
+        raise InputError(f"{len(names)} organizations named ({', '.join(names[:5])}{', ...' if len(names) > 5 else ''})"
+                         f" for {n_orgs} organizations; name at most {n_orgs}, or number them 0..{n_orgs - 1}",
+                         path=read.path, field="org")
+    number = {org: int(org) for org in names} if numbers else {org: rank for rank, org in enumerate(names)}
+    return {ident: number[org] for ident, org in ids.items()}
 
 
 def _map_int(text: str, path: Path, line: int, field: str, expected: str) -> int:
@@ -364,6 +355,66 @@ def default_machines(workload: Workload) -> tuple[int, str]:
                       "header, no job with processors >= 1); pass n_machines (--machines)")
 
 
+SPLITS = ("even", "uniform", "zipf")  # the named machine splits (`split_machines`)
+COUNTS = "counts"  # MachineSplit.kind of explicit counts
+
+
+class MachineSplit(str):
+    """A machine split, parsed once: a named split (``even``, ``uniform``, ``zipf``) or explicit counts.
+
+    It stays a `str`, its normalized text (``"zipf"``, ``"1,2,1"``), so that configs, JSON documents and CSV files
+    show it as before; `kind` says which split it is (one of `SPLITS`, or `COUNTS`) and `counts` holds the
+    explicit counts (empty for a named split). `split_machines` and `build_scenario` take one, or text they parse.
+
+    Raises
+    ------
+    ConfigError : neither a named split nor comma-separated integers (the message names the choices).
+
+    >>> split = MachineSplit(" 1, 2,1 ")
+    >>> split, split.kind, split.counts, MachineSplit("Zipf").kind
+    ('1,2,1', 'counts', (1, 2, 1), 'zipf')
+    >>> MachineSplit.parse("zipff", flag="--split")
+    Traceback (most recent call last):
+    ...
+    fairsched.errors.ConfigError: --split 'zipff': expected one of even, uniform, zipf or comma-separated machine \
+counts, one per organization (e.g. '1,2,1')
+    """
+
+    kind: str
+    counts: tuple[int, ...]
+
+    def __new__(cls, text: str) -> MachineSplit:
+        return cls.parse(text)
+
+    @classmethod
+    def parse(cls, value: str | Sequence[int], *, flag: str = "split") -> MachineSplit:
+        """`value` (text, or a sequence of counts) as a `MachineSplit`; `flag` names it in the error."""
+        if isinstance(value, MachineSplit):
+            return value
+        if isinstance(value, str):
+            kind = value.strip().lower()
+            if kind in SPLITS:
+                return cls._make(kind, kind, ())
+            try:
+                counts = tuple(int(part) for part in value.split(","))
+            except ValueError:
+                raise ConfigError(f"{flag} {value!r}: expected one of {', '.join(SPLITS)} or comma-separated machine "
+                                  "counts, one per organization (e.g. '1,2,1')") from None
+        else:
+            values = list(value) if isinstance(value, Sequence | np.ndarray) else [value]
+            if not all(_is_int(v) for v in values):
+                raise ConfigError(f"{flag} {value!r}: expected {', '.join(SPLITS)} or integer machine counts, one "
+                                  "per organization")
+            counts = tuple(int(v) for v in values)
+        return cls._make(",".join(map(str, counts)), COUNTS, counts)
+
+    @classmethod
+    def _make(cls, text: str, kind: str, counts: tuple[int, ...]) -> MachineSplit:
+        split = str.__new__(cls, text)
+        split.kind, split.counts = kind, counts
+        return split
+
+
 def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[int] = "uniform", *,
                    zipf_s: float = DEFAULT_ZIPF_S, rng: np.random.Generator | None = None) -> np.ndarray:
     """Machines owned by each organization: int64 (n_orgs,), every count >= 1, summing to m.
@@ -399,7 +450,7 @@ def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[in
                           "or more machines")
     if not (np.isfinite(zipf_s) and zipf_s >= 0):
         raise ConfigError(f"zipf_s={zipf_s!r}: expected a finite exponent >= 0")
-    kind = str(split).strip().lower()
+    kind = MachineSplit.parse(split).kind
     if kind != "even" and rng is None:
         raise ValueError(f"split {kind!r} is random: pass rng (a numpy Generator)")
     counts = _SPLITTERS[kind](int(n_machines), int(n_orgs), float(zipf_s), rng)
@@ -408,19 +459,8 @@ def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[in
 
 def _explicit_counts(split: str | Sequence[int]) -> np.ndarray | None:
     """Explicit counts from a sequence or a comma string; None for a named split; ConfigError otherwise."""
-    if isinstance(split, str):
-        if split.strip().lower() in _SPLITTERS:
-            return None
-        try:
-            values = [int(part) for part in split.split(",")]
-        except ValueError:
-            raise ConfigError(f"split {split!r}: expected one of {', '.join(_SPLITTERS)} or comma-separated "
-                              "machine counts, one per organization (e.g. '1,2,1')") from None
-    else:
-        values = list(split)
-        if not all(_is_int(v) for v in values):
-            raise ConfigError(f"split {values!r}: expected integer machine counts, one per organization")
-    return np.asarray(values, dtype=np.int64)
+    parsed = MachineSplit.parse(split)
+    return None if parsed.kind != COUNTS else np.asarray(parsed.counts, dtype=np.int64)
 
 
 def _split_explicit(counts: np.ndarray, n_machines: int | None, n_orgs: int) -> np.ndarray:

@@ -2,8 +2,10 @@
 
 At each timestamp t, in this order:
 
-1. time advances to t: jobs whose planned end is <= t stop holding processors (README §2); conservative
-   reservations due at t start (§5);
+1. time advances to t: jobs whose planned end is <= t stop holding processors (README §2); a ticked order's
+   tick due at t recomputes its keys (`fairsched.backfill.view`; running jobs are those whose termination is
+   not processed, so a job ending at t still counts); conservative reservations due at t start (§5); if the
+   tick changed the queue order, one pass (none, no-guarantee, EASY);
 2. submissions at t, in job order, each followed by one pass (`policies._dispatch.on_submission`);
 3. terminations at t, by (start time, decision number), each releasing the job and followed by one pass.
 
@@ -22,8 +24,16 @@ from collections import namedtuple
 from numba import njit
 
 from fairsched.backfill._kernels import heap_pop, heap_push, hold_release_due, hold_remove_job
-from fairsched.backfill.policies._dispatch import next_policy_time, on_advance, on_submission, on_termination
-from fairsched.backfill.view import K_END, N_HEAP, N_NEW, N_QUEUE, NEXT_SUB, NOW
+from fairsched.backfill.policies._dispatch import (
+    next_policy_time,
+    on_advance,
+    on_end,
+    on_submission,
+    on_termination,
+    on_tick,
+    tick_pass,
+)
+from fairsched.backfill.view import K_END, N_HEAP, N_NEW, N_QUEUE, NEXT_SUB, NOW, PERIOD, TICK
 
 DONE, PAUSED, STOPPED = 0, 1, 2
 
@@ -34,11 +44,15 @@ DONE, PAUSED, STOPPED = 0, 1, 2
 # `fairsched.online._coalitions`).
 LoopJobs = namedtuple("LoopJobs", "submit run req procs")
 LoopState = namedtuple("LoopState", "clock hold heap queue prof new out_start out_seq")
+# A ticked order's arrays (`fairsched.backfill.view.TickSetup` plus the keys); size-1 dummies for other orders.
+LoopTick = namedtuple("LoopTick", "org jpar opar ost key")
 
 
 @njit(cache=True)
 def next_event_time(rule, submit, submit_limit, clock, heap, queue):
-    """Time of the next submission (below `submit_limit`), termination or due reservation; -1 when none."""
+    """Time of the next submission (below `submit_limit`), termination, due reservation or tick; -1 when none.
+
+    Ticks are events only while another event is pending: a run ends with its last termination."""
     t = -1
     if clock[NEXT_SUB] < submit_limit:
         t = submit[clock[NEXT_SUB]]
@@ -47,6 +61,8 @@ def next_event_time(rule, submit, submit_limit, clock, heap, queue):
     due = next_policy_time(rule, queue, clock)
     if due >= 0 and (t < 0 or due < t):
         t = due
+    if t >= 0 and 0 <= clock[TICK] < t:
+        t = clock[TICK]
     return t
 
 
@@ -66,10 +82,11 @@ def _stopped(clock, out_start, stop_job, stop_when_queue_empty):
 
 
 @njit(cache=True)
-def run_events(rule, order, jobs, state, submit_limit, pause_before, stop_job, stop_when_queue_empty):
+def run_events(rule, order, jobs, state, tk, submit_limit, pause_before, stop_job, stop_when_queue_empty):
     """Process events in README order until DONE, PAUSED or STOPPED (module docstring); return that code.
 
-    Parameters: `rule`, `order` policy codes; `jobs`, `state` tuples in `LoopJobs`, `LoopState` order;
+    Parameters: `rule`, `order` policy codes; `jobs`, `state`, `tk` tuples in `LoopJobs`, `LoopState`,
+    `LoopTick` order;
     `submit_limit` jobs >= this index are never submitted; `pause_before` job index or -1; `stop_job` job index
     or -1; `stop_when_queue_empty` bool.
     Complexity per event: O(log running) for the heap plus the policy's pass.
@@ -80,10 +97,20 @@ def run_events(rule, order, jobs, state, submit_limit, pause_before, stop_job, s
         t = next_event_time(rule, submit, submit_limit, clock, heap, queue)
         if t < 0:
             return DONE
-        if t > clock[NOW]:
+        advanced = t > clock[NOW]
+        ticked = 0 <= clock[TICK] <= t
+        if advanced:
             clock[NOW] = t
             hold_release_due(hold, clock, t)
+        reordered = False
+        if ticked:
+            reordered = on_tick(order, clock, heap, out_start, queue, submit, procs, tk)
+            clock[TICK] = t + clock[PERIOD]
+        if advanced:
             on_advance(rule, clock, queue, hold, req, procs, new, out_start, out_seq)
+        if reordered:
+            tick_pass(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq)
+        if advanced or ticked:
             flush_starts(clock, heap, run, new, out_seq)
             if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
                 return STOPPED
@@ -92,12 +119,13 @@ def run_events(rule, order, jobs, state, submit_limit, pause_before, stop_job, s
             if job == pause_before:
                 return PAUSED
             clock[NEXT_SUB] = job + 1
-            on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+            on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq, tk)
             flush_starts(clock, heap, run, new, out_seq)
             if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
                 return STOPPED
         while clock[N_HEAP] > 0 and heap[K_END, 0] <= t:
             job, start = heap_pop(heap, clock)
+            on_end(order, job, start, t, procs, tk)
             _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
             flush_starts(clock, heap, run, new, out_seq)
             if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
@@ -111,10 +139,10 @@ def _release(job, start, rule, order, submit, req, procs, clock, hold, queue, pr
 
 
 @njit(cache=True)
-def inject_submission(rule, order, job, jobs, state):
+def inject_submission(rule, order, job, jobs, state, tk):
     """Submit `job` at the current time, outside the normal sequence (the relaxed fair-start-time what-if adds
     the job once every earlier job has started, JSSPP'05 §3.1.2); one pass follows as for any submission."""
     submit, run, req, procs = jobs
     clock, hold, heap, queue, prof, new, out_start, out_seq = state
-    on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+    on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq, tk)
     flush_starts(clock, heap, run, new, out_seq)

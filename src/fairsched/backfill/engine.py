@@ -17,6 +17,7 @@ of JSSPP'05 §3.1 need. `simulate` is the front door for one schedule.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,10 +41,13 @@ from fairsched.backfill.view import (
     NOW,
     P_FREE,
     P_TIME,
+    PERIOD,
     Q_JOB,
     Q_RES,
+    TICK,
     BackfillRule,
     QueueOrder,
+    TickSetup,
 )
 from fairsched.errors import ConfigError, InvariantError
 from fairsched.workload.model import Workload
@@ -86,15 +90,19 @@ class BackfillSimulator:
     """
 
     def __init__(self, jobs: BackfillJobs, order: str | QueueOrder = "fcfs",
-                 backfill: str | BackfillRule = "easy") -> None:
+                 backfill: str | BackfillRule = "easy", *, order_params: Mapping[str, Any] | None = None) -> None:
         self.jobs = jobs
         self.order = get_order(order)
         self.backfill = get_backfill(backfill)
+        self.order_params = dict(order_params or {})
+        self.tick = _tick_setup(self.order, jobs, self.order_params)
         n, p = jobs.n_jobs, jobs.n_processors
         cap_run = min(n, 2 * p) + 1  # holding jobs <= P, plus <= P ending now (view.py)
         first = int(jobs.submit[0]) if n else 0
         self.clock = np.zeros(N_CLOCK, dtype=np.int64)
-        self.clock[[NOW, FREE, N_PROCS, N_PROF]] = first, p, p, 1
+        self.clock[[NOW, FREE, N_PROCS, N_PROF, TICK]] = first, p, p, 1, -1
+        if self.order.ticked and n:
+            self.clock[[TICK, PERIOD]] = first, self.tick.period  # the first tick comes before any submission
         self.hold = np.zeros((3, cap_run), dtype=np.int64)
         self.heap = np.zeros((4, cap_run), dtype=np.int64)
         self.queue = np.zeros((3, max(n, 1)), dtype=np.int64)
@@ -111,6 +119,9 @@ class BackfillSimulator:
         self._loop_state = tuple(_loop.LoopState(clock=self.clock, hold=self.hold, heap=self.heap, queue=self.queue,
                                                  prof=self.prof, new=self.new, out_start=self.out_start,
                                                  out_seq=self.out_seq))
+        t = self.tick
+        self.key = np.zeros(max(n, 1), dtype=np.float64)  # ticked orders: each waiting job's rank key
+        self._loop_tick = tuple(_loop.LoopTick(org=t.org, jpar=t.jpar, opar=t.opar, ost=t.ost, key=self.key))
 
     # -- state, read-only --------------------------------------------------------------------------------
     @property
@@ -193,14 +204,18 @@ class BackfillSimulator:
             raise ConfigError(f"job {job} is already in this simulation; inject only a job not submitted yet, once")
         self._injected = job
         self.out_start[job] = -1
-        _loop.inject_submission(self.backfill.code, self.order.code, job, self._loop_jobs, self._loop_state)
+        _loop.inject_submission(self.backfill.code, self.order.code, job, self._loop_jobs, self._loop_state,
+                                self._loop_tick)
         return self.start_time(job)
 
     def fork(self, into: BackfillSimulator | None = None) -> BackfillSimulator:
         """A copy of the live state (O(running + queue + profile)); reuses `into`'s buffers when given."""
-        other = into if into is not None else BackfillSimulator(self.jobs, self.order, self.backfill)
-        if other.jobs is not self.jobs or other.order != self.order or other.backfill != self.backfill:
-            raise ConfigError("fork(into=...) needs a simulator of the same jobs, order and backfilling rule")
+        other = into if into is not None else BackfillSimulator(self.jobs, self.order, self.backfill,
+                                                                 order_params=self.order_params)
+        if (other.jobs is not self.jobs or other.order != self.order or other.backfill != self.backfill
+                or other.tick.opar.tobytes() != self.tick.opar.tobytes()):
+            raise ConfigError("fork(into=...) needs a simulator of the same jobs, order (and order parameters) "
+                              "and backfilling rule")
         other.clock[:] = self.clock
         other._injected = self._injected
         if self._injected >= 0:
@@ -208,14 +223,18 @@ class BackfillSimulator:
         for name, count in (("hold", N_HOLD), ("heap", N_HEAP), ("queue", N_QUEUE), ("prof", N_PROF)):
             live = int(self.clock[count])
             getattr(other, name)[:, :live] = getattr(self, name)[:, :live]
+        if self.order.ticked:
+            other.tick.ost[:] = self.tick.ost
+            waiting = self.queue[Q_JOB, :self.clock[N_QUEUE]]
+            other.key[waiting] = self.key[waiting]
         return other
 
     def _run(self, submit_limit: int | None, pause_before: int, stop_job: int, stop_when_queue_empty: bool) -> int:
         limit = self.jobs.n_jobs if submit_limit is None else min(int(submit_limit), self.jobs.n_jobs)
         if 0 <= self._injected < limit and self.next_submission <= self._injected:
             raise ConfigError(f"job {self._injected} was injected; run with submit_limit <= {self._injected}")
-        return int(_loop.run_events(self.backfill.code, self.order.code, self._loop_jobs, self._loop_state, limit,
-                                    pause_before, stop_job, stop_when_queue_empty))
+        return int(_loop.run_events(self.backfill.code, self.order.code, self._loop_jobs, self._loop_state,
+                                    self._loop_tick, limit, pause_before, stop_job, stop_when_queue_empty))
 
     # -- output ------------------------------------------------------------------------------------------
     def schedule(self) -> pd.DataFrame:
@@ -232,7 +251,8 @@ class BackfillSimulator:
 
 def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | None = None,
              order: str | QueueOrder = "fcfs", backfill: str | BackfillRule = "easy", load: float | None = None,
-             load_by: Literal["runtime", "arrival"] = "runtime") -> BackfillResult:
+             load_by: Literal["runtime", "arrival"] = "runtime",
+             order_params: Mapping[str, Any] | None = None) -> BackfillResult:
     """Schedule every job under `order` × `backfill` on `processors` processors.
 
     Implements the backfilling model of JSSPP'05 §4 with the event semantics of the pyss oracle README
@@ -243,10 +263,13 @@ def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | Non
     ----------
     workload_or_jobs : a cleaned `Workload` (`fairsched.backfill.jobs.jobs_from_workload` rules) or `BackfillJobs`.
     processors : P; default the workload header's ``MaxProcs`` (or ``jobs.n_processors``).
-    order : ``fcfs``, ``sjf`` or ``lxf``.
+    order : ``fcfs``, ``sjf``, ``lxf``, or a ticked order ``drf``, ``directcontr`` (keys recomputed every
+        ``calc_period`` seconds; docs/whatif.md).
     backfill : ``none``, ``no-guarantee``, ``easy`` or ``conservative``.
     load : offered load to reach first, by `fairsched.workload.transform.scale_to_load` (a Workload only).
     load_by : ``runtime`` (run and requested times × factor, JSSPP'05 §4) or ``arrival`` (compression).
+    order_params : a ticked order's parameters (``org``, ``shares``, ``calc_period`` and its own; its module's
+        docstring). Other orders take none.
 
     Returns
     -------
@@ -264,13 +287,24 @@ def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | Non
     """
     order_spec, rule = get_order(order), get_backfill(backfill)
     jobs = _as_jobs(workload_or_jobs, processors, load, load_by)
-    sim = BackfillSimulator(jobs, order_spec, rule)
+    sim = BackfillSimulator(jobs, order_spec, rule, order_params=order_params)
     sim.run()
     meta = {"model": "backfill", "order": order_spec.name, "backfill": rule.name, "processors": jobs.n_processors,
             "n_jobs": jobs.n_jobs, "load": load, "load_by": load_by if load is not None else None,
             "estimates": dict(jobs.estimate_counts), "source": jobs.source,
             "fairsched_version": fairsched.__version__}
+    if order_spec.ticked:
+        meta["calc_period"] = sim.tick.period
     return BackfillResult(schedule=sim.schedule(), jobs=jobs, meta=meta)
+
+
+def _tick_setup(order: QueueOrder, jobs: BackfillJobs, params: Mapping[str, Any]) -> TickSetup:
+    """The ticked order's setup for these jobs; size-1 dummies (never read) for the other orders."""
+    if order.ticked and order.prepare is not None:
+        return order.prepare(jobs, params)
+    if params:
+        raise ConfigError(f"queue order {order.name!r} takes no parameters, got {', '.join(sorted(params))}")
+    return TickSetup(period=0, org=np.zeros(1, np.int64), jpar=np.zeros((1, 1)), opar=np.zeros(1), ost=np.zeros(1))
 
 
 def _as_jobs(data: Workload | BackfillJobs, processors: int | None, load: float | None, load_by: str) -> BackfillJobs:

@@ -21,7 +21,7 @@ from fairsched._validation import (
     violations,
 )
 from fairsched.backfill.engine import SCHEDULE_COLUMNS
-from fairsched.backfill.policies import backfill_names, order_names
+from fairsched.backfill.policies import backfill_names, get_order, order_names
 from fairsched.errors import ConfigError
 
 if TYPE_CHECKING:  # the validator needs only the jobs' arrays
@@ -43,7 +43,12 @@ if TYPE_CHECKING:  # the validator needs only the jobs' arrays
 #   (EASY's guarantee: backfilling never delays the head's reservation, computed from requested times). The
 #   shadow time is computed from the state after the last event at that time h, so a job backfilled at h itself
 #   counts as running: the schedule cannot say whether it started before or after the head changed;
-# * conservative: the generic checks only (its guarantees refer to reservations the schedule does not show).
+# * conservative: the generic checks only (its guarantees refer to reservations the schedule does not show);
+# * ticked orders (drf, directcontr: keys recomputed at ticks every `calc_period` s from the first submission,
+#   which the schedule does not show): the ticks are event times too (a tick that reorders the queue runs a
+#   pass); with the rank unknown, none and EASY are checked by "not every waiting job fits" (the head is one
+#   of them), no-guarantee as for the other orders, and none's "no start ahead of a better-ranked job" is
+#   left out.
 #
 # At an event time t the state after the last event is: running = {start <= t < end}, waiting =
 # {submit <= t < start}; an ended job's processors are free at its end (its termination has been processed).
@@ -52,10 +57,12 @@ BACKFILL_SCHEDULE_COLUMNS = SCHEDULE_COLUMNS[:5]  # job, submit, start, end, pro
 # The registered names, by code (the queue-sweep kernel switches on an order's position here, i.e. its code).
 BACKFILL_ORDERS = tuple(order_names())
 BACKFILL_RULES = tuple(backfill_names())
+BACKFILL_TICKED_ORDERS = tuple(name for name in BACKFILL_ORDERS if get_order(name).ticked)
 
 
 def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
-                            backfill: str = "easy", max_messages: int | None = DEFAULT_MAX_MESSAGES) -> list[str]:
+                            backfill: str = "easy", max_messages: int | None = DEFAULT_MAX_MESSAGES,
+                            calc_period: int = 300) -> list[str]:
     """Every rule of the backfilling model and policy that `schedule` breaks, as sentences (empty: valid).
 
     Implements the checks listed above (JSSPP'05 §4 model; pyss README semantics).
@@ -67,6 +74,7 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
         times, processors, P).
     order, backfill : the policy that produced it (``fcfs|sjf|lxf`` × ``none|no-guarantee|easy|conservative``).
     max_messages : at most this many sentences per kind of violation (None = all).
+    calc_period : ticked orders only: the seconds between ticks the schedule was made with.
 
     Complexity: O(n log n) for the generic checks; the queue checks sweep the event times, O(events × queue)
     (O(events) for FCFS); the EASY check is O(n × running log running).
@@ -92,7 +100,8 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
         return findings.messages
     _check_backfill_capacity(rows, jobs.n_processors, findings)
     if backfill != "conservative":
-        _check_queue_rules(rows, jobs, order, backfill, findings)
+        ticks = _tick_times(rows, calc_period) if order in BACKFILL_TICKED_ORDERS else None
+        _check_queue_rules(rows, jobs, order, backfill, findings, ticks)
     if backfill == "none" and order == "fcfs":
         _check_fcfs_starts(rows, findings)
     if backfill == "easy" and order == "fcfs":
@@ -101,9 +110,10 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
 
 
 def validate_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
-                               backfill: str = "easy") -> None:
+                               backfill: str = "easy", calc_period: int = 300) -> None:
     """Raise `InvalidScheduleError` listing the first violations; silent if valid (`check_backfill_schedule`)."""
-    messages = check_backfill_schedule(schedule, jobs, order=order, backfill=backfill, max_messages=SHOWN_IN_ERROR)
+    messages = check_backfill_schedule(schedule, jobs, order=order, backfill=backfill, max_messages=SHOWN_IN_ERROR,
+                                       calc_period=calc_period)
     if messages:
         shown = messages[:SHOWN_IN_ERROR]
         raise violations(f"the schedule breaks the backfilling model's rules ({order} × {backfill}); first "
@@ -203,21 +213,40 @@ def _check_fcfs_starts(rows: _JobRows, findings: Findings) -> None:
                  "queue-order inversions")
 
 
-def _check_queue_rules(rows: _JobRows, jobs: BackfillJobs, order: str, backfill: str, findings: Findings) -> None:
+def _tick_times(rows: _JobRows, calc_period: int) -> np.ndarray:
+    """The ticks of a ticked order: every `calc_period` s from the first submission while events remain."""
+    if isinstance(calc_period, bool) or not isinstance(calc_period, int | np.integer) or calc_period < 1:
+        raise ConfigError(f"calc_period={calc_period!r}: expected a whole number of seconds >= 1")
+    if rows.submit.size == 0:
+        return np.zeros(0, np.int64)
+    first = int(rows.submit.min())
+    return np.arange(first, int(rows.end.max()) + 1, int(calc_period), dtype=np.int64)
+
+
+def _check_queue_rules(rows: _JobRows, jobs: BackfillJobs, order: str, backfill: str, findings: Findings,
+                       ticks: np.ndarray | None = None) -> None:
     """Starts at event times; the head (no-guarantee: any waiting job) never fits after the last pass at an
-    event time; without backfilling, no start ahead of a better-ranked job that waited before."""
+    event time; without backfilling, no start ahead of a better-ranked job that waited before. Ticked orders
+    (`ticks` given): ticks are event times, and the head is replaced by the widest waiting job."""
     events = np.union1d(rows.submit, rows.end)
+    if ticks is not None:
+        events = np.union1d(events, ticks)
     off = np.flatnonzero(~np.isin(rows.start, events))
+    where = "no job is submitted or ends and no tick falls" if ticks is not None else "no job is submitted or ends"
     findings.add(off.size, lambda i: f"job {rows.job[off[i]]} (row {rows.row[off[i]]}) starts at t={rows.start[off[i]]}"
-                                     ", where no job is submitted or ends: passes run only after those events",
+                                     f", where {where}: passes run only after those events",
                  "starts between events")
     by_start = argsort_stable(rows.start)
     by_end = argsort_stable(rows.end)
     limit = events.size if findings.limit is None else findings.limit
+    ticked = ticks is not None
     n_fit, fit_t, fit_j, n_jump, jump_t, jump_j, jump_k = _queue_sweep_kernel(
         events, rows.submit, rows.start, rows.end, rows.procs, rows.req, by_start, by_end, jobs.n_processors,
-        BACKFILL_ORDERS.index(order), backfill == "no-guarantee", backfill == "none" and order != "fcfs", limit)
-    what = "a waiting job" if backfill == "no-guarantee" else f"the queue head ({order})"
+        -1 if ticked else BACKFILL_ORDERS.index(order), backfill == "no-guarantee",
+        backfill == "none" and order != "fcfs" and not ticked, limit)
+    what = ("a waiting job" if backfill == "no-guarantee" else
+            "the widest waiting job (so every one, the queue head among them)" if ticked else
+            f"the queue head ({order})")
     findings.add(int(n_fit), lambda i: f"at t={fit_t[i]} {what}, job {rows.job[fit_j[i]]} (row {rows.row[fit_j[i]]}, "
                                        f"{rows.procs[fit_j[i]]} processors), waits though it fits in the free "
                                        "processors after the last event at t", "idle fits")
@@ -280,6 +309,7 @@ def _scan_waiting(t, cur, waiting, submit, start, procs, req, order, full_scan, 
     """(best-ranked waiting job, best-ranked among those waiting since before t, narrowest), -1 when none.
 
     For FCFS without `full_scan` only the head is needed: the smallest index not started by t (monotone in t).
+    Order -1 (a ticked order, rank unknown): "best" is the widest waiting job.
     """
     best = earlier = narrow = -1
     if order == 0:
@@ -289,7 +319,10 @@ def _scan_waiting(t, cur, waiting, submit, start, procs, req, order, full_scan, 
     if full_scan or order != 0:
         for w in range(cur[_N_WAIT]):
             j = waiting[w]
-            if best < 0 or _ranks_before(j, best, t, order, submit, req):
+            if order < 0:
+                if best < 0 or procs[j] > procs[best]:
+                    best = j
+            elif best < 0 or _ranks_before(j, best, t, order, submit, req):
                 best = j
             if need_earlier and submit[j] < t and (earlier < 0 or _ranks_before(j, earlier, t, order, submit, req)):
                 earlier = j

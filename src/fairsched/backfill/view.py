@@ -18,7 +18,8 @@ copies only what is in use, never whole-trace arrays)::
 
     clock[N_CLOCK]     NOW, NEXT_SUB (first job not yet submitted), N_QUEUE, N_HOLD, N_HEAP, FREE (free
                        processors now), SEQ (decision counter), N_PROF, N_NEW (jobs started by the current
-                       handler, not yet handed to the engine), N_PROCS (P)
+                       handler, not yet handed to the engine), N_PROCS (P), TICK (time of the next tick of a
+                       ticked order, -1: the order has no ticks), PERIOD (seconds between ticks)
     hold[3, cap_run]   jobs *holding* processors (README §2): H_END planned end (start + requested), H_PROCS,
                        H_JOB; sorted by planned end. A job holds until the earlier of its planned end and the
                        processing of its termination event.
@@ -32,17 +33,28 @@ copies only what is in use, never whole-trace arrays)::
     new[n]             jobs started by the current handler (``new[:N_NEW]``).
     out_start[n], out_seq[n]  start time and decision number of each started job (-1: not started).
 
+Ticked orders (`QueueOrder.ticked`: the fair-share orders, whose keys change over time) also get the arrays
+of a `TickSetup` (passed to the compiled loop as the tuple ``(org, jpar, opar, ost, key)``): the organization of
+each job, per-job and per-order parameters, the order's own running state, and ``key[n]``, each waiting job's
+rank key (smaller first, ties by job index) as of the last tick. Keys are recomputed only at ticks (every
+PERIOD seconds from the first submission, like Slurm's ``PriorityCalcPeriod``), never between them; a job
+submitted between two ticks gets its key from the state of the last tick.
+
 ``cap_run`` = min(n, 2P) + 1: at most P jobs hold processors, plus at most P jobs whose planned end is ``now``
 and whose termination at ``now`` is not processed yet.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 # clock fields
-NOW, NEXT_SUB, N_QUEUE, N_HOLD, N_HEAP, FREE, SEQ, N_PROF, N_NEW, N_PROCS = range(10)
-N_CLOCK = 10
+NOW, NEXT_SUB, N_QUEUE, N_HOLD, N_HEAP, FREE, SEQ, N_PROF, N_NEW, N_PROCS, TICK, PERIOD = range(12)
+N_CLOCK = 12
 # rows of hold, heap, queue and prof
 H_END, H_PROCS, H_JOB = range(3)
 K_END, K_START, K_SEQ, K_JOB = range(4)
@@ -51,7 +63,8 @@ P_TIME, P_FREE = range(2)
 
 # Codes the compiled dispatcher switches on (numba cannot cache kernels that take functions as arguments,
 # so policies are chosen by integer code; `fairsched.backfill.policies` maps names to codes).
-ORDER_FCFS, ORDER_SJF, ORDER_LXF = range(3)
+ORDER_FCFS, ORDER_SJF, ORDER_LXF, ORDER_DRF, ORDER_DIRECTCONTR, ORDER_SLURM_FAIR_TREE, ORDER_SLURM_CLASSIC = range(7)
+FIRST_TICKED_ORDER = ORDER_DRF  # codes >= this one are ticked orders (keys recomputed at ticks)
 BACKFILL_NONE, BACKFILL_NO_GUARANTEE, BACKFILL_EASY, BACKFILL_CONSERVATIVE = range(4)
 
 
@@ -69,6 +82,29 @@ class QueueOrder:
     name: str
     code: int
     summary: str
+    ticked: bool = False
+    prepare: Callable[[Any, Mapping[str, Any]], TickSetup] | None = field(default=None, compare=False, repr=False)
+    """Ticked orders: builds the `TickSetup` of one run from the jobs and the order's parameters."""
+
+
+@dataclass(frozen=True)
+class TickSetup:
+    """What a ticked order runs with (layouts of `opar` and `ost` belong to the order's module).
+
+    Attributes
+    ----------
+    period : seconds between two ticks (Slurm's ``PriorityCalcPeriod``), >= 1.
+    org : int64[n], the organization index of each job (0-based).
+    jpar : float64[rows, n], per-job parameters (e.g. memory), at least one row.
+    opar : float64[m], the order's parameters (shares, capacities, weights...).
+    ost : float64[s], the order's initial running state (accumulators, per-organization keys).
+    """
+
+    period: int
+    org: np.ndarray
+    jpar: np.ndarray
+    opar: np.ndarray
+    ost: np.ndarray
 
 
 @dataclass(frozen=True)

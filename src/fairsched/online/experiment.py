@@ -56,6 +56,7 @@ from fairsched.online.validate import validate_online_schedule
 from fairsched.scenario import (
     DEFAULT_ZIPF_S,
     ORG_ID_COLUMNS,
+    MachineSplit,
     Scenario,
     build_scenario,
     describe,
@@ -98,7 +99,8 @@ class Config(ExperimentConfig):
     org_map : file mapping ids to organizations explicitly (see `fairsched.scenario.build_scenario`).
     machines : total machines m; None = the trace's machine size (header ``MaxProcs``, as in the papers).
     split : how the machines are split among organizations: ``"even"``, ``"uniform"`` (random counts, uniform),
-        ``"zipf"`` (Zipf counts with exponent ``zipf_s``) or an explicit comma-separated list of counts.
+        ``"zipf"`` (Zipf counts with exponent ``zipf_s``) or an explicit comma-separated list of counts; given as
+        text (or counts), parsed on construction into a `fairsched.scenario.MachineSplit` (still a str).
         None = ``"zipf"`` for the embedded synthetic default (its documented set-up: a few large contributors
         and several small ones, where fairness matters) and ``"uniform"`` for a trace.
     zipf_s : exponent of the Zipf split.
@@ -122,7 +124,7 @@ class Config(ExperimentConfig):
     orgs_by: str = "user"
     org_map: Path | None = None
     machines: int | None = None
-    split: str | None = None
+    split: MachineSplit | None = None
     zipf_s: float = DEFAULT_ZIPF_S
     window_start: float | None = None
     window_length: float | None = None
@@ -140,9 +142,8 @@ class Config(ExperimentConfig):
         if self.orgs_by not in ORG_ID_COLUMNS:
             raise ConfigError(f"--orgs-by {self.orgs_by!r}: choose one of {', '.join(ORG_ID_COLUMNS)}")
         check_int(self.machines, "machines", optional=True)
-        if self.split is not None and not isinstance(self.split, str):
-            raise ConfigError(f"--split {self.split!r}: expected even, uniform, zipf or a comma-separated list of "
-                              "counts")
+        if self.split is not None:  # parsed once, here: a wrong --split fails before the trace is read
+            object.__setattr__(self, "split", MachineSplit.parse(self.split, flag="--split"))
         check_number(self.zipf_s, "zipf_s")
         check_number(self.window_start, "window_start", optional=True)
         check_number(self.window_length, "window_length", optional=True)
@@ -300,7 +301,8 @@ def prepare_scenario(config: Config, seed: int) -> PreparedScenario:
     workload, read_report = _load_workload(config)
     cleaned, clean_report = clean(workload)
     # m comes from the whole trace, before windowing: a window's widest job says little about the machine.
-    machines, machines_rule = resolve_machines(cleaned, config.machines, effective_split(config))
+    split = effective_split(config)
+    machines, machines_rule = resolve_machines(cleaned, config.machines, split)
     workload = cleaned
     if config.window_start is not None or config.window_length is not None:
         workload = window(cleaned, start=config.window_start, length=config.window_length)
@@ -311,7 +313,7 @@ def prepare_scenario(config: Config, seed: int) -> PreparedScenario:
     horizon = None if config.window_length is None else int(np.ceil(config.window_length))
     scenario = build_scenario(
         workload, n_orgs=config.orgs, orgs_by=config.orgs_by, org_map=config.org_map, n_machines=machines,
-        split=effective_split(config), zipf_s=config.zipf_s, seed=seed, time_origin=config.window_start,
+        split=split, zipf_s=config.zipf_s, seed=seed, time_origin=config.window_start,
         horizon=horizon)
     return PreparedScenario(scenario=scenario, read_report=read_report, clean_report=clean_report,
                             machines_rule=_MACHINES_RULES.get(machines_rule, machines_rule))
@@ -324,11 +326,11 @@ def effective_reference(config: Config, n_orgs: int) -> str:
     return "ref" if n_orgs <= config.ref_max_orgs else FALLBACK_REFERENCE
 
 
-def effective_split(config: Config) -> str:
+def effective_split(config: Config) -> MachineSplit:
     """The machine split used: ``config.split``, else zipf for the synthetic default and uniform for a trace."""
     if config.split is not None:
         return config.split
-    return "zipf" if config.trace is None else "uniform"
+    return MachineSplit("zipf" if config.trace is None else "uniform")
 
 
 def compare_scenario(scenario: Scenario, config: Config, seed: int, *,

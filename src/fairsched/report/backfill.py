@@ -47,7 +47,7 @@ from fairsched.workload.swf import write_swf
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from fairsched.replicate.jsspp05 import ReplicationResult  # imports the sweep layer: not for `backfill`
+    from fairsched.replicate.jsspp05 import JSSPP05Result as ReplicationResult  # imports the sweep layer
 
 SCHEDULE_CSV_COLUMNS = ("job", "submit", "start", "end", "procs")
 # Matplotlib draws ~100k rectangles in a few seconds; beyond that the chart is unreadable anyway, so only the

@@ -17,6 +17,7 @@ import grp
 import math
 import pwd
 import re
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -140,7 +141,8 @@ def plan_replay(workload: Workload, fmt: str, *, scale: float, total_cpus: int, 
     total_cpus : the cluster's CPUs; a job asking for more gets all of them (counted).
     accounts_from : the log's column that names the Slurm account: ``account`` (sacct only), ``user`` or
         ``group``. Default: ``account`` for sacct, ``group`` for SWF (which has no account).
-    limit : keep the first N jobs (in submit order) of those that ran.
+    limit : keep the first N jobs (in submit order) of those that ran; the records skipped are counted up to
+        the last one kept.
 
     Examples
     --------
@@ -172,13 +174,14 @@ def plan_replay(workload: Workload, fmt: str, *, scale: float, total_cpus: int, 
     skipped: Counter[str] = Counter()
     keep = []
     for i in np.argsort(jobs["submit_time"].to_numpy(np.float64), kind="stable"):
+        if limit is not None and len(keep) == limit:
+            break  # skipped records are counted up to the last job replayed
         if run_time[i] < 0:
             skipped[SKIP_NEVER_STARTED] += 1
         elif cpus[i] < 1:
             skipped[SKIP_NO_CPUS] += 1
         else:
             keep.append(int(i))
-    keep = keep[:limit] if limit is not None else keep
     if not keep:
         raise InputError("no job to replay: no job of the log ran (run time >= 0, CPUs >= 1)", path=workload.source)
     submit = jobs["submit_time"].to_numpy(np.float64)
@@ -273,8 +276,9 @@ def replay(log: str | Path, *, scale: float, slurm_conf: str | None, accounts_fr
                         seconds=time.monotonic() - began)
 
 
-def _run(cluster: Cluster, argv: Sequence[str], **kwargs: object) -> object:
-    return _proc.run(argv, env=cluster.env(), **kwargs)  # type: ignore[arg-type]
+def _run(cluster: Cluster, argv: Sequence[str], *, check: bool = True,
+         timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    return _proc.run(argv, env=cluster.env(), check=check, timeout=timeout)
 
 
 def _ensure_users(users: Sequence[str]) -> tuple[str, ...]:

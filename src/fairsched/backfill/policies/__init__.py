@@ -1,10 +1,22 @@
 """Queue orders and backfilling rules of the backfilling model, one module each, imported here by name.
 
-Orders: ``fcfs``, ``sjf``, ``lxf``. Backfilling rules: ``none``, ``no-guarantee``, ``easy``, ``conservative``
+Orders: ``fcfs``, ``sjf``, ``lxf``; ticked orders (keys recomputed every ``calc_period``): ``drf``,
+``directcontr``. Backfilling rules: ``none``, ``no-guarantee``, ``easy``, ``conservative``
 (see docs/backfill.md). Any order combines with any rule.
 """
 
-from fairsched.backfill.policies import conservative, easy, fcfs, lxf, no_guarantee, none, sjf  # noqa: F401
+from fairsched import _names
+from fairsched.backfill.policies import (  # noqa: F401
+    conservative,
+    directcontr,
+    drf,
+    easy,
+    fcfs,
+    lxf,
+    no_guarantee,
+    none,
+    sjf,
+)
 from fairsched.backfill.policies._registry import (
     BACKFILLS,
     ORDERS,
@@ -13,5 +25,9 @@ from fairsched.backfill.policies._registry import (
     get_order,
     order_names,
 )
+
+# the lists the CLI's --help shows (ticked orders need organizations and shares: not offered by `backfill`)
+ORDERS.check_listed(_names.QUEUE_ORDERS + _names.TICKED_ORDERS, "QUEUE_ORDERS + TICKED_ORDERS")
+BACKFILLS.check_listed(_names.BACKFILL_RULES, "BACKFILL_RULES")
 
 __all__ = ["BACKFILLS", "ORDERS", "backfill_names", "get_backfill", "get_order", "order_names"]

@@ -1,6 +1,8 @@
 """Compiled dispatch from (backfilling rule, queue order) codes to the policy kernels.
 
-The event loop (`fairsched.backfill._loop`) calls these four handlers only. Dispatch is by integer code
+The event loop (`fairsched.backfill._loop`) calls these handlers only (plus the three hooks of ticked orders:
+`on_tick`, `tick_pass`, `on_end`). ``tk`` is the tuple ``(org, jpar, opar, ost, key)`` of a ticked order
+(`fairsched.backfill.view.TickSetup`; size-1 dummies for the other orders). Dispatch is by integer code
 because numba does not cache kernels that take other kernels as arguments (each process would recompile
 them), and every policy kernel is small enough that the switch costs nothing measurable.
 """
@@ -10,22 +12,79 @@ from __future__ import annotations
 from numba import njit
 
 from fairsched.backfill._kernels import queue_insert
-from fairsched.backfill.policies import conservative, easy, fcfs, lxf, no_guarantee, none, sjf
+from fairsched.backfill.policies import (
+    _ticked,
+    conservative,
+    directcontr,
+    drf,
+    easy,
+    fcfs,
+    lxf,
+    no_guarantee,
+    none,
+    sjf,
+)
 from fairsched.backfill.view import (
     BACKFILL_CONSERVATIVE,
     BACKFILL_NO_GUARANTEE,
     BACKFILL_NONE,
+    FIRST_TICKED_ORDER,
     NOW,
+    ORDER_DIRECTCONTR,
+    ORDER_DRF,
     ORDER_LXF,
     ORDER_SJF,
 )
 
 
 @njit(cache=True)
-def _insert_position(order, queue, clock, job, req):
+def _insert_position(order, queue, clock, job, submit, req, procs, tk):
     if order == ORDER_SJF:
         return sjf.insert_position(queue, clock, job, req)
+    if order >= FIRST_TICKED_ORDER:
+        org, jpar, opar, ost, key = tk
+        key[job] = _job_key(order, job, submit, procs, org, jpar, opar, ost)
+        return _ticked.insert_position(queue, clock, job, key)
     return fcfs.insert_position(queue, clock, job)  # FCFS, and LXF (which re-ranks before every pass)
+
+
+@njit(cache=True)
+def _job_key(order, job, submit, procs, org, jpar, opar, ost):
+    """A ticked order's key for a job submitted now, from the order's state at the last tick."""
+    if order == ORDER_DRF:
+        return drf.job_key(job, submit, procs, org, jpar, opar, ost)
+    return directcontr.job_key(job, submit, procs, org, jpar, opar, ost)
+
+
+@njit(cache=True)
+def on_tick(order, clock, heap, out_start, queue, submit, procs, tk):
+    """A tick of a ticked order at ``now``: recompute its keys and, when one changed, re-sort the queue.
+
+    Returns True when the queue order changed (then the loop runs `tick_pass`).
+    """
+    org, jpar, opar, ost, key = tk
+    now = clock[NOW]
+    if order == ORDER_DRF:
+        return drf.on_tick(now, clock, heap, out_start, queue, submit, procs, org, jpar, opar, ost, key)
+    if order == ORDER_DIRECTCONTR:
+        return directcontr.on_tick(now, clock, heap, out_start, queue, submit, procs, org, jpar, opar, ost, key)
+    return False
+
+
+@njit(cache=True)
+def on_end(order, job, start, now, procs, tk):
+    """A ticked order learns that `job` (started at `start`) ended at `now` (its termination is processed)."""
+    if order == ORDER_DIRECTCONTR:
+        org, jpar, opar, ost, _ = tk
+        directcontr.on_end(job, start, now, procs, org, jpar, opar, ost)
+
+
+@njit(cache=True)
+def tick_pass(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq):
+    """After a tick reordered the queue: one pass (none, no-guarantee, EASY), as Slurm's scheduler runs with
+    the new priorities. Conservative: nothing (the new order decides the next compression)."""
+    if rule != BACKFILL_CONSERVATIVE:
+        _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
 
 
 @njit(cache=True)
@@ -46,10 +105,10 @@ def _run_pass(rule, order, now, submit, req, procs, clock, hold, queue, new, out
 
 
 @njit(cache=True)
-def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq):
+def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq, tk):
     """`job` joins the queue at `now`; then one pass (conservative: its reservation) (README §1)."""
     now = clock[NOW]
-    pos = _insert_position(order, queue, clock, job, req)
+    pos = _insert_position(order, queue, clock, job, submit, req, procs, tk)
     if rule == BACKFILL_CONSERVATIVE:
         conservative.on_submission(job, pos, now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
     else:

@@ -26,9 +26,11 @@ def register_backfill(rule: BackfillRule) -> BackfillRule:
     return BACKFILLS.add(rule.name, rule, tags=rule)
 
 
-def order_names() -> list[str]:
-    """Registered queue orders, by code (``fcfs, sjf, lxf``)."""
-    return ORDERS.names()
+def order_names(*, ticked: bool | None = None) -> list[str]:
+    """Registered queue orders, by code (``fcfs, sjf, lxf, drf, directcontr``); ``ticked=False``: only the
+    orders whose keys never change while a job waits or change with time alone (``fcfs, sjf, lxf``), True: only
+    the ticked ones."""
+    return [name for name in ORDERS.names() if ticked is None or ORDERS.entry(name).plugin.ticked == ticked]
 
 
 def backfill_names() -> list[str]:

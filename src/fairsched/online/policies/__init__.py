@@ -5,6 +5,7 @@ clairvoyant benchmarks ``ref``, ``ref-literal``, ``rand``, ``rand-antithetic``, 
 (see docs/online-policies.md).
 """
 
+from fairsched import _names
 from fairsched.online.policies import (  # noqa: F401
     currfairshare,
     directcontr,
@@ -15,5 +16,7 @@ from fairsched.online.policies import (  # noqa: F401
     utfairshare,
 )
 from fairsched.online.policies._registry import REGISTRY, get_policy, register
+
+REGISTRY.check_listed(_names.ONLINE_POLICIES, "ONLINE_POLICIES")  # the list the CLI's --help shows
 
 __all__ = ["REGISTRY", "get_policy", "register"]
