@@ -11,7 +11,8 @@ For every model M in {online, backfill, mosp, openshop}, `fairsched.M.experiment
 * ``run(config, seed, *, progress=None) -> Result``;
 * ``Result.rows()``: a tidy `pandas.DataFrame`, one row per policy or algorithm: the config's fields (scalars;
   tuples comma-joined; paths as strings), ``policy``, then every metric (wall-clock timings excluded, so the same
-  seed gives the same rows); ``Result.write(out_dir)``: the files the CLI's ``--out`` writes, by name.
+  seed gives the same rows). A `Result` is data: it never imports `fairsched.report`, which writes it
+  (``fairsched.report.write_result(result, out_dir)``: the files the CLI's ``--out`` writes, by name).
 
 `ExperimentConfig` gives a config dataclass ``from_mapping``, ``input_paths`` and ``columns``; the ``check_*``
 helpers word the errors of ``__post_init__`` alike for every model.
@@ -40,8 +41,6 @@ class Result(Protocol):
     seed: int
 
     def rows(self) -> pd.DataFrame: ...
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]: ...
 
 
 def flag(name: str) -> str:

@@ -28,7 +28,7 @@ import fairsched
 from fairsched.backfill import _loop
 from fairsched.backfill.jobs import BackfillJobs, jobs_from_workload
 from fairsched.backfill.metrics import bounded_slowdown
-from fairsched.backfill.policies import get_backfill, get_order
+from fairsched.backfill.registry import get_backfill, get_order
 from fairsched.backfill.view import (
     FREE,
     N_CLOCK,

@@ -18,7 +18,8 @@ The library never prints or writes files: `fairsched.report.backfill` renders an
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched backfill`` by their flags'
 names, plus ``validate`` (no CLI flag); the same `Config` drives `run_backfill` and `backfill_workload`.
-``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the order × rule) and ``write(out_dir)``.
+``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the order × rule);
+`fairsched.report.write_result` writes it.
 """
 
 from __future__ import annotations
@@ -117,7 +118,9 @@ class Config(ExperimentConfig):
 
 @dataclass(frozen=True)
 class Result:
-    """A ``backfill`` run under the model contract: the `BackfillReport`, tidy rows, and the ``--out`` files."""
+    """A ``backfill`` run under the model contract: the `BackfillReport` and its tidy rows.
+
+    Data only: `fairsched.report.write_result` writes the files of ``--out``."""
 
     config: Config
     seed: int
@@ -137,12 +140,6 @@ class Result:
             if isinstance(entry, dict) and "unfairness" in entry:
                 row.update({f"{metric}_{key}": value for key, value in entry.items() if key != "by_width"})
         return rows_frame(self.config, [row])
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write what ``fairsched backfill --out DIR`` writes (`fairsched.report.backfill.write_backfill_outputs`)."""
-        from fairsched.report.backfill import write_backfill_outputs
-
-        return write_backfill_outputs(self.report, out_dir)
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:

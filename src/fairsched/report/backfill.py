@@ -35,6 +35,7 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
+from fairsched.backfill import experiment as backfill_experiment
 from fairsched.backfill.experiment import BackfillReport, TraceUnfairness
 from fairsched.errors import InvariantError
 from fairsched.report.batsim import jobs_frame, safe_workload_name
@@ -98,6 +99,11 @@ def swf_note(report: BackfillReport) -> str:
     load = "" if meta.get("load") is None else f", offered load {meta['load']:g} by {meta['load_by']}"
     return (f"simulated by fairsched {fairsched.__version__}: {meta['order']} x {meta['backfill']} on "
             f"{report.n_processors} processors{load}; wait times are the simulated ones")
+
+
+def write_result(result: backfill_experiment.Result, out_dir: str | Path) -> dict[str, Path]:
+    """`fairsched.report.write_result` for the backfill model: `write_backfill_outputs` of ``result.report``."""
+    return write_backfill_outputs(result.report, out_dir)
 
 
 def write_backfill_outputs(report: BackfillReport, out_dir: str | Path) -> dict[str, Path]:

@@ -17,7 +17,7 @@ from fairsched.backfill.policies import (  # noqa: F401
     none,
     sjf,
 )
-from fairsched.backfill.policies._registry import (
+from fairsched.backfill.registry import (
     BACKFILLS,
     ORDERS,
     backfill_names,
