@@ -17,6 +17,8 @@ its contribution (it was subsidized), negative that it subsidized the others.
 from __future__ import annotations
 
 import dataclasses
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +28,12 @@ import numpy as np
 import pandas as pd
 
 import fairsched
-from fairsched.audit import fairness, game, log, sharing, usage, verdicts
+from fairsched.audit import entitlement, fairness, game, log, sharing, usage, verdicts
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.errors import ConfigError
 
 Progress = Callable[[str, int, int], None]
+MAX_ORGS = 62  # the game's coalitions are 64-bit masks (fairsched.shapley.MAX_K_SAMPLING)
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class AuditConfig:
     seed: int = 0
     fst_sample: int = 2000
     skip_bad_records: bool = False
+    unmapped_org: str | None = None
+    top: int | None = None
 
     def __post_init__(self) -> None:
         if self.format not in log.FORMATS:
@@ -70,6 +75,11 @@ class AuditConfig:
             raise ConfigError(f"--fst-sample {self.fst_sample}: expected >= 0 (0: every job)")
         if self.samples < 2:
             raise ConfigError(f"--samples {self.samples}: expected at least 2 permutations")
+        if self.top is not None and not 1 <= self.top <= MAX_ORGS:
+            raise ConfigError(f"--top {self.top}: expected 1..{MAX_ORGS} organizations (the rest are pooled as "
+                              f"{entitlement.OTHER})")
+        if self.unmapped_org is not None and not self.unmapped_org.strip():
+            raise ConfigError("--unmapped-org: expected an organization name")
 
 
 @dataclass(frozen=True)
@@ -99,9 +109,11 @@ class AuditResult:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled_share", "cpu_seconds",
-               "usage_share", "usage_ratio", "decayed_usage_share", "fairshare_factor", "psi", "phi", "phi_low",
-               "phi_high", "psi_fit", "fair_psi", "gap", "gap_rel", "gap_rel_low", "gap_rel_high", "subsidy",
+ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled_share", "cpu_seconds", "usage",
+               "usage_share", "usage_ratio", "decayed_usage_share", "fairshare_factor", "level_fs",
+               *entitlement.SLURM_COLUMNS, "psi", "phi", "phi_low",
+               "phi_high", "psi_fit", "fair_psi", "gap", "subsidy_cpu_hours", "gap_rel", "gap_rel_low",
+               "gap_rel_high", "subsidy",
                "alone_psi", "replay_psi", "replay_psi_fit", "alone_mean_wait", "replay_mean_wait", "pool_mean_wait",
                "alone_mean_bsld", "pool_mean_bsld", "better_alone", "better_alone_fit", "alone_jobs_too_wide",
                "fst_strict_late", "fst_strict_delay", "fst_relaxed_late", "fst_relaxed_delay", "re_deficit",
@@ -110,13 +122,24 @@ ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled
 
 def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> AuditResult:
     """Audit the recorded schedule of `config.log` (module docstring; docs/audit.md for every number)."""
+    clock = time.perf_counter()
     step = progress or (lambda name, done, total: None)
     workload, fmt = log.read_log(config.log, config.format, skip_bad_records=config.skip_bad_records)
     step("read", 1, 1)
     org_by = config.org_by or log.default_org_by(fmt)
     recorded = log.recorded_jobs(workload, fmt, org_by=org_by, org_map=config.org_map, since=config.since,
-                                 until=config.until, skip_bad_records=config.skip_bad_records)
-    owner = log.ownership(recorded, config.shares, config.cpus)
+                                 until=config.until, skip_bad_records=config.skip_bad_records,
+                                 unmapped_org=config.unmapped_org)
+    entitled = entitlement.read_entitlement(config.shares, recorded, org_by)
+    recorded = entitlement.with_idle(recorded, entitled.idle)
+    if config.top is not None:
+        recorded, renamed = entitlement.keep_top(recorded, config.top)
+        entitled = entitled.pooled(renamed)
+    if recorded.n_orgs > MAX_ORGS:
+        raise ConfigError(f"{recorded.n_orgs} organizations (--org-by {org_by}): the coalition game holds at most "
+                          f"{MAX_ORGS} (coalitions are 64-bit masks); pass --top N to keep the N largest by "
+                          f"CPU-seconds and pool the rest as {entitlement.OTHER}, or group keys with --org-map")
+    owner = log.ownership(recorded, entitled, config.cpus)
     k, t_end = recorded.n_orgs, recorded.t_end
     jobs = recorded.jobs
     started = recorded.started
@@ -137,7 +160,8 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
                             progress=progress)
         psi_star, fair_how = _fair_utilities(config, recorded, owner, ref_jobs, shap)
     step("fair utilities", 1, 1)
-    replayed = usage.replay(recorded, owner.entitled_share, config.half_life)
+    rate, usage_unit = log.usage_rate(recorded)
+    replayed = usage.replay(recorded, owner.entitled_share, config.half_life, rate)
     times = replayed["time"].to_numpy()[::k]
     dominant, memory_capacity = fairness.dominant_shares(recorded, owner.n_cpus, times)
     step("usage and dominant shares", 1, 1)
@@ -147,7 +171,7 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     re_deficit = fairness.resource_equality_of(recorded, owner.n_cpus)
     job_table = _job_table(recorded, fst_strict, fst_relaxed, re_deficit)
     orgs = _org_table(recorded, owner, psi, psi_terms, shap, the_game, p_tot, replayed, dominant, job_table,
-                      fst_weight)
+                      fst_weight, entitled.slurm)
     delta = sum(abs(p - q) for p, q in zip(psi, psi_star, strict=True))
     ratio = orgs["usage_ratio"].to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -170,13 +194,17 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
         "recorded_mean_wait": float((start - recorded.column("submit"))[started].mean()),
         "cpus_excess": None if owner.excess is None else dataclasses.asdict(owner.excess),
         "cpus_excess_text": None if owner.excess is None else owner.excess.sentence(),
+        "warnings": list(recorded.warnings), "orgs_without_jobs": [o for o, n in zip(orgs["org"], orgs["jobs"],
+                                                                                   strict=True) if n == 0],
+        "usage_unit": usage_unit, "slurm_reported": bool(entitled.slurm),
     }
     meta = {"log": str(config.log), "format": fmt, "org_by": org_by,
             "org_map": None if config.org_map is None else str(config.org_map), "shares": str(config.shares),
             "since": config.since, "until": config.until, "half_life": config.half_life,
             "reference": config.reference, "exact_up_to": config.exact_up_to, "samples": config.samples,
-            "fst_sample": config.fst_sample, "seed": config.seed,
-            "fairsched_version": fairsched.__version__}
+            "fst_sample": config.fst_sample, "seed": config.seed, "unmapped_org": config.unmapped_org,
+            "top": config.top, "fairsched_version": fairsched.__version__}
+    summary["run_seconds"] = time.perf_counter() - clock
     return AuditResult(orgs=orgs, jobs=job_table, usage_over_time=_named(replayed, recorded),
                        dominant_over_time=_named(dominant, recorded), shapley=shap, summary=summary,
                        verdicts=verdicts.verdicts(orgs, summary, shap), meta=meta)
@@ -240,7 +268,8 @@ def _job_table(recorded: log.Recorded, fst_strict: np.ndarray, fst_relaxed: np.n
 def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi_terms: np.ndarray,
                shap: game.ShapleyResult,
                the_game: game.Game, p_tot: int, replayed: pd.DataFrame, dominant: pd.DataFrame,
-               job_table: pd.DataFrame, fst_weight: np.ndarray) -> pd.DataFrame:
+               job_table: pd.DataFrame, fst_weight: np.ndarray,
+               slurm: dict[str, dict[str, float]]) -> pd.DataFrame:
     k = recorded.n_orgs
     last = replayed.iloc[-k:]
     started = recorded.started
@@ -249,7 +278,8 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi
     bsld = np.full(org.size, np.nan)
     bsld[started] = bounded_slowdown(wait[started], np.maximum(recorded.column("run")[started], 1))
     cpu_seconds = last["cpu_seconds"].to_numpy()
-    total = cpu_seconds.sum()
+    used = last["usage"].to_numpy()
+    total = used.sum()
     shares = sharing.sharing_columns(the_game, shap, psi, p_tot)
     rows = []
     for u in range(k):
@@ -263,14 +293,18 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi
             late[f"fst_{kind}_late"] = float(fst_weight[miss].sum())  # an estimate when FSTs were sampled
             late[f"fst_{kind}_delay"] = float(np.average(delay[miss], weights=fst_weight[miss])) if miss.any() \
                 else 0.0
-        share = float(cpu_seconds[u] / total) if total else float("nan")
+        share = float(used[u] / total) if total else float("nan")
         rows.append({
             "org": recorded.orgs[u], "members": ";".join(recorded.members[u]), "jobs": int(ran.sum()),
             "jobs_never_started": int((mine & ~started).sum()), "cpus": int(owner.cpus[u]),
             "entitled_share": float(owner.entitled_share[u]), "cpu_seconds": float(cpu_seconds[u]),
+            "usage": float(used[u]),
             "usage_share": share, "usage_ratio": share / owner.entitled_share[u] if owner.entitled_share[u] else
             float("inf"), "decayed_usage_share": float(last["decayed_share"].iat[u]),
-            "fairshare_factor": float(last["fairshare_factor"].iat[u]), "psi": psi[u], "phi": float(shap.phi[u]),
+            "fairshare_factor": float(last["fairshare_factor"].iat[u]),
+            "level_fs": _level_fs(owner.entitled_share[u], float(last["decayed_share"].iat[u])),
+            **{c: slurm.get(recorded.orgs[u], {}).get(c, float("nan")) for c in entitlement.SLURM_COLUMNS},
+            "psi": psi[u], "phi": float(shap.phi[u]),
             "phi_low": float(shap.low[u]), "phi_high": float(shap.high[u]), **shares[u],
             "psi_fit": game.exact_sum(psi_terms[ran & (recorded.column("cpus") <= owner.cpus[u])]),
             "pool_mean_wait": float(wait[ran].mean()) if ran.any() else float("nan"),
@@ -279,6 +313,13 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi
             "dominant_share_mean": float(dominant.loc[dominant["org"] == u, "dominant_share"].mean()),
         })
     return pd.DataFrame(rows, columns=list(ORG_COLUMNS))
+
+
+def _level_fs(share: float, decayed_share: float) -> float:
+    """Fair Tree's LevelFS of an account under the root: NormShares / EffectvUsage (inf without usage)."""
+    if not decayed_share > 0:
+        return math.inf
+    return float(share) / decayed_share
 
 
 def _named(frame: pd.DataFrame, recorded: log.Recorded) -> pd.DataFrame:

@@ -44,9 +44,15 @@ def _answer(orgs: pd.DataFrame) -> str:
     if len(orgs) == 1:
         return (f"One organization ({orgs['org'].iat[0]}): there is nothing to share, so no coalition game is "
                 "played; the report shows its usage and waits only.")
+    idle = orgs[orgs["jobs"] == 0]
+    orgs = orgs[orgs["jobs"] > 0]
     alone = orgs[orgs["better_alone"]]
     wide_only = orgs[~orgs["better_alone"] & orgs["better_alone_fit"]]
     parts = []
+    if not idle.empty:
+        parts.append(f"{_names(idle['org'].tolist())} ran no job in the window: "
+                     + ("its" if len(idle) == 1 else "their") + " CPUs ("
+                     + ", ".join(f"{r.cpus:,}" for r in idle.itertuples()) + ") served the others.")
     if not alone.empty:
         parts.append("Better off alone: " + ", ".join(
             f"{r.org} (ψ alone {r.alone_psi / r.replay_psi - 1:+.1%} vs the pool; mean wait "
@@ -60,8 +66,11 @@ def _answer(orgs: pd.DataFrame) -> str:
         parts.append(f"{who} from sharing only because of {'its' if len(wide_only) == 1 else 'their'} jobs "
                      f"wider than {'its' if len(wide_only) == 1 else 'their'} own CPUs ({wide}); for the jobs "
                      f"that fit, {names} would have done better alone.")
+    if orgs.empty:
+        return " ".join(parts)
     if alone.empty and wide_only.empty:
-        parts.append("Sharing paid off: every organization got more utility (ψsp) in the pool than alone on its "
+        parts.append(("Sharing paid off: every organization with jobs" if not idle.empty else
+                      "Sharing paid off: every organization") + " got more utility (ψsp) in the pool than alone on its "
                      "own CPUs, also counting only the jobs that fit its own CPUs.")
     elif alone.empty and len(wide_only) < len(orgs):
         rest = orgs[~orgs["better_alone_fit"]]["org"].tolist()

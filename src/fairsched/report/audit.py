@@ -56,7 +56,11 @@ def audit_command(config: AuditConfig) -> str:
         args += ["--org-by", config.org_by]
     if config.org_map is not None:
         args += ["--org-map", str(config.org_map)]
+    if config.unmapped_org is not None:
+        args += ["--unmapped-org", config.unmapped_org]
     args += ["--shares", str(config.shares)]
+    if config.top is not None:
+        args += ["--top", str(config.top)]
     if config.cpus is not None:
         args += ["--cpus", str(config.cpus)]
     for flag, value in (("--since", config.since), ("--until", config.until)):
