@@ -30,7 +30,7 @@ import pandas as pd
 import fairsched
 from fairsched.audit import entitlement, fairness, game, log, sharing, usage, verdicts
 from fairsched.backfill.metrics import bounded_slowdown
-from fairsched.errors import ConfigError
+from fairsched.errors import ConfigError, InputError
 
 Progress = Callable[[str, int, int], None]
 MAX_ORGS = 62  # the game's coalitions are 64-bit masks (fairsched.shapley.MAX_K_SAMPLING)
@@ -57,6 +57,7 @@ class AuditConfig:
     skip_bad_records: bool = False
     unmapped_org: str | None = None
     top: int | None = None
+    every: str | None = None
 
     def __post_init__(self) -> None:
         if self.format not in log.FORMATS:
@@ -78,6 +79,8 @@ class AuditConfig:
         if self.top is not None and not 1 <= self.top <= MAX_ORGS:
             raise ConfigError(f"--top {self.top}: expected 1..{MAX_ORGS} organizations (the rest are pooled as "
                               f"{entitlement.OTHER})")
+        if self.every is not None:
+            parse_every(self.every)
         if self.unmapped_org is not None and not self.unmapped_org.strip():
             raise ConfigError("--unmapped-org: expected an organization name")
 
@@ -97,6 +100,8 @@ class AuditResult:
     summary : scalars (Δψ/p_tot, p_tot, v(N), Jain/Gini, counts, ...).
     verdicts : the report's first lines, in plain words.
     meta : the configuration, the resolved defaults and how they were chosen, fairsched's version.
+    windows : with ``--every``, one row per window and organization (window, window_start, window_end, then
+        `ORG_COLUMNS`), each window audited on its own; else None.
     """
 
     orgs: pd.DataFrame
@@ -107,6 +112,7 @@ class AuditResult:
     summary: dict[str, Any]
     verdicts: tuple[str, ...]
     meta: dict[str, Any] = field(default_factory=dict)
+    windows: pd.DataFrame | None = None
 
 
 ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled_share", "cpu_seconds", "usage",
@@ -126,6 +132,59 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     step = progress or (lambda name, done, total: None)
     workload, fmt = log.read_log(config.log, config.format, skip_bad_records=config.skip_bad_records)
     step("read", 1, 1)
+    result = _audit(config, workload, fmt, progress)
+    if config.every is not None:
+        windows = _windows(config, workload, fmt, result, progress)
+        result = dataclasses.replace(result, windows=windows,
+                                     summary=result.summary | {"windows": int(windows["window"].nunique())})
+    result.summary["run_seconds"] = time.perf_counter() - clock
+    return result
+
+
+def _windows(config: AuditConfig, workload: Any, fmt: str, whole: AuditResult,
+             progress: Progress | None) -> pd.DataFrame:
+    """One audit per window of `config.every` seconds from the audit's start (jobs submitted in the window,
+    utilities at its end); one row per window and organization (`ORG_COLUMNS` after window, window_start,
+    window_end). A window where no job started is left out and counted in the summary's warnings."""
+    every = parse_every(config.every)
+    begin, end = whole.summary["t_begin"], whole.summary["t_end"]
+    starts = list(range(int(begin), int(end), every))
+    frames = []
+    for i, w0 in enumerate(starts, start=1):
+        w1 = min(w0 + every, int(end))
+        if progress is not None:
+            progress("windows", i - 1, len(starts))
+        part = dataclasses.replace(config, since=str(w0), until=str(w1), every=None, cpus=whole.summary["cpus"])
+        try:
+            rows = _audit(part, workload, fmt, None).orgs
+        except InputError as error:  # no job started in the window: nothing to audit there
+            whole.summary.setdefault("warnings", []).append(f"window {i} ({w0:,} to {w1:,} s): {error}")
+            continue
+        frames.append(rows.assign(window=i, window_start=w0, window_end=w1))
+    if progress is not None:
+        progress("windows", len(starts), len(starts))
+    columns = ["window", "window_start", "window_end", *ORG_COLUMNS]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def parse_every(text: str) -> int:
+    """``--every``: seconds, or a number with a unit s, m, h, d or w (``30d``); at least 1 s."""
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+    raw = str(text).strip().lower()
+    scale = units.get(raw[-1:])
+    number = raw[:-1] if scale is not None else raw
+    try:
+        seconds = float(number) * (scale or 1)
+    except ValueError:
+        raise ConfigError(f"--every {text!r}: expected a duration such as 30d, 12h, 3600 (s, m, h, d, w)") from None
+    if not seconds >= 1:
+        raise ConfigError(f"--every {text!r}: expected a duration of at least 1 s")
+    return int(seconds)
+
+
+def _audit(config: AuditConfig, workload: Any, fmt: str, progress: Progress | None) -> AuditResult:
+    """The audit of one window of the log read (`run_audit`)."""
+    step = progress or (lambda name, done, total: None)
     org_by = config.org_by or log.default_org_by(fmt)
     recorded = log.recorded_jobs(workload, fmt, org_by=org_by, org_map=config.org_map, since=config.since,
                                  until=config.until, skip_bad_records=config.skip_bad_records,
@@ -196,15 +255,14 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
         "cpus_excess_text": None if owner.excess is None else owner.excess.sentence(),
         "warnings": list(recorded.warnings), "orgs_without_jobs": [o for o, n in zip(orgs["org"], orgs["jobs"],
                                                                                    strict=True) if n == 0],
-        "usage_unit": usage_unit, "slurm_reported": bool(entitled.slurm),
+        "usage_unit": usage_unit, "time_zone": recorded.time_zone, "slurm_reported": bool(entitled.slurm),
     }
     meta = {"log": str(config.log), "format": fmt, "org_by": org_by,
             "org_map": None if config.org_map is None else str(config.org_map), "shares": str(config.shares),
             "since": config.since, "until": config.until, "half_life": config.half_life,
             "reference": config.reference, "exact_up_to": config.exact_up_to, "samples": config.samples,
             "fst_sample": config.fst_sample, "seed": config.seed, "unmapped_org": config.unmapped_org,
-            "top": config.top, "fairsched_version": fairsched.__version__}
-    summary["run_seconds"] = time.perf_counter() - clock
+            "top": config.top, "every": config.every, "fairsched_version": fairsched.__version__}
     return AuditResult(orgs=orgs, jobs=job_table, usage_over_time=_named(replayed, recorded),
                        dominant_over_time=_named(dominant, recorded), shapley=shap, summary=summary,
                        verdicts=verdicts.verdicts(orgs, summary, shap), meta=meta)

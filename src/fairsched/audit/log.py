@@ -106,6 +106,7 @@ class Recorded:
     warnings : what the audit noticed and went on with (an org map naming keys without jobs, keys sent to
         ``--unmapped-org``), one sentence each.
     idle_keys : keys of the org map without a job in the window -> their organization.
+    time_zone : the log's time zone (SWF ``TimeZoneString``), else None (sacct: local times as written).
     """
 
     jobs: pd.DataFrame
@@ -119,6 +120,7 @@ class Recorded:
     max_procs: int | None = None
     warnings: tuple[str, ...] = ()
     idle_keys: dict[str, str] = field(default_factory=dict)
+    time_zone: str | None = None
 
     @property
     def n_orgs(self) -> int:
@@ -240,7 +242,8 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
     t_end = int(t_until) if t_until is not None else int(ends[ends < NEVER].max())
     return Recorded(jobs=table, orgs=orgs, members=members, t_begin=t_begin, t_end=max(t_end, t_begin),
                     skipped={k: v for k, v in skipped.items() if v}, jobs_read=len(jobs), origin_epoch=origin,
-                    max_procs=workload.header_int("MaxProcs"), warnings=warnings, idle_keys=idle_keys)
+                    max_procs=workload.header_int("MaxProcs"), warnings=warnings, idle_keys=idle_keys,
+                    time_zone=_time_zone(workload.header_value("TimeZoneString")))
 
 
 def usage_rate(recorded: Recorded) -> tuple[np.ndarray, str]:
@@ -250,6 +253,19 @@ def usage_rate(recorded: Recorded) -> tuple[np.ndarray, str]:
     if recorded.started.any() and np.all(np.isfinite(billing[recorded.started])):
         return np.where(recorded.started, np.nan_to_num(billing), 0.0), "billing-seconds"
     return recorded.column("cpus").astype(np.float64), "CPU-seconds"
+
+
+def _time_zone(name: str | None) -> str | None:
+    """The header's time zone when the zone database knows it (``US/Pacific``), else None (dates then in UTC)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not name or not name.strip():
+        return None
+    try:
+        ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+    return name.strip()
 
 
 def _job_ids(jobs: pd.DataFrame) -> np.ndarray:

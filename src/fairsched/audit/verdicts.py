@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from fairsched.audit.game import ShapleyResult
-from fairsched.audit.sharing import SUBSIDIZED, SUBSIDIZING, UNSURE
+from fairsched.audit.sharing import NO_GAME, SUBSIDIZED, SUBSIDIZING, UNSURE
 
 
 def verdicts(orgs: pd.DataFrame, summary: dict[str, Any], shap: ShapleyResult) -> tuple[str, ...]:
@@ -129,3 +129,35 @@ def records_line(summary: dict[str, Any]) -> str:
     skipped = summary.get("skipped") or {}
     return (f"Jobs read {summary['jobs_read']:,}, used {summary['jobs_used']:,}; records dropped or merged: "
             + (", ".join(f"{k}: {v:,}" for k, v in skipped.items()) or "none") + ".")
+
+
+def worth_it(row: Any) -> str:
+    """Was sharing worth it for this organization (one row of orgs), in a few words (the page's answer table)."""
+    if row.subsidy == NO_GAME:
+        return "no game (one organization)"
+    if row.jobs == 0:
+        return "no jobs: its CPUs served the others"
+    if row.better_alone:
+        return "no: better off alone"
+    if row.better_alone_fit:
+        return f"only for its {row.alone_jobs_too_wide:,} jobs too wide to run alone"
+    return "yes"
+
+
+def who_subsidized_whom(orgs: pd.DataFrame) -> str:
+    """One sentence: who gave, who received, how many CPU-hours and what share of its contribution."""
+    if len(orgs) < 2:
+        return "One organization: nobody subsidized anybody."
+
+    def part(r: Any) -> str:
+        return f"{r.org} {abs(r.subsidy_cpu_hours):,.1f} CPU-hours ({_percent(r.gap_rel)} of its contribution)"
+
+    gave = orgs[orgs["subsidy"] == SUBSIDIZING].sort_values("subsidy_cpu_hours")
+    got = orgs[orgs["subsidy"] == SUBSIDIZED].sort_values("subsidy_cpu_hours", ascending=False)
+    if gave.empty and got.empty:
+        return "Nobody subsidized anybody beyond the 95% interval of the Shapley values."
+    head = (f"{_names(gave['org'].tolist())} subsidized {_names(got['org'].tolist())}. " if len(gave) and len(got)
+            else "")
+    body = [f"{label}: " + "; ".join(part(r) for r in rows.itertuples())
+            for label, rows in (("Gave", gave), ("Received", got)) if len(rows)]
+    return head + ". ".join(body) + "."

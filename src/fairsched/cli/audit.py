@@ -28,6 +28,9 @@ def audit_command(
     cpus: Annotated[int | None, typer.Option(help="Pool CPUs. Default: the largest concurrent allocation.")] = None,
     since: Annotated[str | None, typer.Option(help="Audit jobs submitted from T (log seconds or a date).")] = None,
     until: Annotated[str | None, typer.Option(help="...and before T; utilities are taken at T.")] = None,
+    every: Annotated[str | None, typer.Option(help="Also audit rolling windows of this length (30d, 12h, "
+                                                   "3600): one row per window and organization in orgs.csv.")]
+    = None,
     reference: Annotated[str, typer.Option(help="Reference scheduler: backfill (FCFS+EASY) or online (FIFO on "
                                                 "sequential copies).")] = "backfill",
     half_life: Annotated[float, typer.Option(help="Decay half-life of usage (s).")] = 7 * 86400.0,
@@ -45,7 +48,7 @@ def audit_command(
     from fairsched.report.audit import audit_json, audit_renderable, write_audit_outputs
 
     config = AuditConfig(log=log, format=format, org_by=org_by, org_map=org_map, unmapped_org=unmapped_org,
-                         top=top, shares=shares, cpus=cpus,
+                         top=top, every=every, shares=shares, cpus=cpus,
                          since=since, until=until, reference=reference, half_life=half_life, exact_up_to=exact_up_to,
                          samples=samples, fst_sample=fst_sample, seed=seed, skip_bad_records=skip_bad_records)
     with delivery(out, as_json=as_json, keep="files") as job:  # an audit writes beside the files already there
