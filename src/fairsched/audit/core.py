@@ -157,8 +157,9 @@ def _windows(config: AuditConfig, workload: Any, fmt: str, whole: AuditResult,
         part = dataclasses.replace(config, since=str(w0), until=str(w1), every=None, cpus=whole.summary["cpus"])
         try:
             rows = _audit(part, workload, fmt, None).orgs
-        except InputError as error:  # no job started in the window: nothing to audit there
-            whole.summary.setdefault("warnings", []).append(f"window {i} ({w0:,} to {w1:,} s): {error}")
+        except InputError:  # no job submitted in the window started: nothing to audit there
+            whole.summary.setdefault("warnings", []).append(
+                f"--every: window {i} ({w0:,} to {w1:,} s) is left out: no job submitted in it started.")
             continue
         frames.append(rows.assign(window=i, window_start=w0, window_end=w1))
     if progress is not None:
