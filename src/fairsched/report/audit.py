@@ -169,7 +169,7 @@ def audit_page(result: AuditResult, command: str) -> Report:
     s = result.summary
     tables = _detail_tables(result)
     warnings = [*s.get("warnings", []), *([s["cpus_excess_text"]] if s.get("cpus_excess_text") else [])]
-    notes = [*result.verdicts[1:], f"Reference scheduler: {s['reference_scheduler']}.",
+    notes = [*result.verdicts[2:], f"Reference scheduler: {s['reference_scheduler']}.",
              f"Ownership: {s['cpus_how']}."]
     config = {k: v for k, v in result.meta.items() if v is not None}
     return Report(title=f"fairsched audit of {Path(result.meta['log']).name}", command=command,
@@ -187,6 +187,7 @@ def _answer_table(result: AuditResult) -> Table:
     run = s.get("run_seconds")
     note = " ".join([
         who_subsidized_whom(orgs),
+        *result.verdicts[1:2],  # the game the answer rests on (one organization: the next verdict line)
         "CPU-hours: the utility ψ it got beyond (+) or short of (−) its share of the contribution φ, valued at the "
         "pool's mean utility per CPU-hour; % of its contribution: ψ / (φ scaled to the recorded total) − 1.",
         f"Usage in {s['usage_unit']}" + (" (AllocTRES billing=)." if s["usage_unit"] != "CPU-seconds" else "."),
