@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -185,7 +186,7 @@ def test_sampled_shapley_reports_its_progress():
               progress=lambda what, done, total: seen.append((what, done, total)))
     sampled = [(d, t) for w, d, t in seen if w == "coalitions (sampled permutations)"]
     assert sampled[-1] == (2 * 4 * 3, 2 * 4 * 3)                            # 4 permutations x 3 orgs x 2 reads
-    assert len(sampled) > 3 and all(b[0] >= a[0] for a, b in zip(sampled, sampled[1:], strict=False))
+    assert len(sampled) > 3 and all(b[0] >= a[0] for a, b in pairwise(sampled))
 
 
 # -- billing units, GPUs -----------------------------------------------------------------------------------------
