@@ -43,6 +43,8 @@ PROM_ORG_GAUGES = (
     ("fairsched_org_psi", "psi", "Strategy-proof utility psi_sp of the recorded schedule."),
     ("fairsched_org_shapley_value", "phi", "Shapley contribution phi in the coalition game."),
     ("fairsched_org_shapley_gap_seconds", "gap", "(psi - phi) / p_tot: seconds per unit of work; > 0 subsidized."),
+    ("fairsched_org_subsidy_cpu_hours", "subsidy_cpu_hours", "CPU-hours received (> 0) or given (< 0) against "
+                                                             "its share of the contribution."),
     ("fairsched_org_alone_mean_wait_seconds", "alone_mean_wait", "Mean wait alone on its own CPUs (reference)."),
     ("fairsched_org_pool_mean_wait_seconds", "pool_mean_wait", "Mean wait in the pool (recorded)."),
     ("fairsched_org_fst_strict_late_jobs", "fst_strict_late", "Jobs started after their strict fair start time."),
@@ -287,6 +289,7 @@ def audit_renderable(result: AuditResult) -> Any:
     table = RichTable(title="fairsched audit")
     columns = (("org", "org", "{}"), ("jobs", "jobs", "{:,}"), ("usage/entitled", "usage_ratio", "{:.3g}"),
                ("F", "fairshare_factor", "{:.3g}"), ("vs fair ψ", "gap_rel", "{:+.2%}"), ("subsidy", "subsidy", "{}"),
+               ("CPU-h", "subsidy_cpu_hours", "{:+,.1f}"),
                ("wait alone (s)", "alone_mean_wait", "{:,.0f}"), ("wait pool, replay (s)", "replay_mean_wait",
                                                                   "{:,.0f}"),
                ("wait pool, log (s)", "pool_mean_wait", "{:,.0f}"), ("alone better", "better_alone", "{}"),
