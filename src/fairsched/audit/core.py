@@ -199,7 +199,7 @@ def _audit(config: AuditConfig, workload: Any, fmt: str, progress: Progress | No
         raise ConfigError(f"{recorded.n_orgs} organizations (--org-by {org_by}): the coalition game holds at most "
                           f"{MAX_ORGS} (coalitions are 64-bit masks); pass --top N to keep the N largest by "
                           f"CPU-seconds and pool the rest as {entitlement.OTHER}, or group keys with --org-map")
-    owner = log.ownership(recorded, entitled, config.cpus)
+    owner = log.ownership(recorded, entitled.weights, entitled.how, config.cpus, file_cpus=entitled.cpus)
     k, t_end = recorded.n_orgs, recorded.t_end
     jobs = recorded.jobs
     started = recorded.started

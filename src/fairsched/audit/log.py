@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -42,9 +42,6 @@ from fairsched.workload.org_map import read_org_map as read_map
 from fairsched.workload.sacct import is_sacct_header, read_sacct
 from fairsched.workload.schema import ACCOUNTING_KEYS, BILLING, GPUS, JOB_ID, MEMORY_MB, PROCESSORS, RUNTIME_ESTIMATE
 from fairsched.workload.swf import read_swf
-
-if TYPE_CHECKING:
-    from fairsched.audit.entitlement import Entitlement
 
 FORMATS = ("auto", "swf", "sacct", "jobs-csv")
 ORG_BY = ("account", "group", "user", "partition", "queue")
@@ -341,9 +338,11 @@ def peak_allocation(recorded: Recorded) -> int:
     return int(max(np.cumsum(delta[order]).max(), recorded.column("cpus")[recorded.started].max()))
 
 
-def ownership(recorded: Recorded, entitled: Entitlement, n_cpus: int | None = None) -> Ownership:
-    """Entitled shares (`fairsched.audit.entitlement`: ``equal``, ``usage``, a CSV file or Slurm's association
-    tree) and CPUs per organization.
+def ownership(recorded: Recorded, weights: Mapping[str, float], how: str, n_cpus: int | None = None, *,
+              file_cpus: Mapping[str, int] | None = None) -> Ownership:
+    """Entitled shares and CPUs per organization, from the share of each organization (`weights`, any scale;
+    missing ones 0), where they come from (`how`), and the CPUs each bought (`file_cpus`, an ``org,cpus`` file):
+    `fairsched.audit.entitlement` reads them from ``--shares``.
 
     The pool's CPU count is ``n_cpus``, else the file's total CPUs, else the largest concurrent allocation of the
     log (a lower bound of the real machine, stated in the report). When the log allocates more CPUs at once than
@@ -352,16 +351,14 @@ def ownership(recorded: Recorded, entitled: Entitlement, n_cpus: int | None = No
     positive share gets at least one CPU when there are enough.
     """
     peak = peak_allocation(recorded)
-    weights = np.array([entitled.weights.get(o, 0.0) for o in recorded.orgs], dtype=np.float64)
-    file_cpus = None if entitled.cpus is None else np.array([entitled.cpus.get(o, 0) for o in recorded.orgs],
-                                                             dtype=np.int64)
-    how = entitled.how
-    total = float(weights.sum())
-    if not np.isfinite(total) or total <= 0 or np.any(weights < 0):
-        raise ConfigError(f"--shares {entitled.spec}: the shares do not sum to anything positive "
-                          f"({weights.tolist()}); give every organization a share >= 0 and at least one > 0")
-    if n_cpus is None and file_cpus is not None:
-        n_cpus, cpus_how = int(file_cpus.sum()), "the total of the shares file"
+    share = np.array([weights.get(o, 0.0) for o in recorded.orgs], dtype=np.float64)
+    bought = None if file_cpus is None else np.array([file_cpus.get(o, 0) for o in recorded.orgs], dtype=np.int64)
+    total = float(share.sum())
+    if not np.isfinite(total) or total <= 0 or np.any(share < 0):
+        raise ConfigError(f"--shares ({how}): the shares do not sum to anything positive ({share.tolist()}); "
+                          "give every organization a share >= 0 and at least one > 0")
+    if n_cpus is None and bought is not None:
+        n_cpus, cpus_how = int(bought.sum()), "the total of the shares file"
     elif n_cpus is None:
         n_cpus, cpus_how = peak, "the largest concurrent allocation seen in the log (default; pass --cpus)"
     else:
@@ -372,9 +369,9 @@ def ownership(recorded: Recorded, entitled: Entitlement, n_cpus: int | None = No
         n_cpus, cpus_how = peak, f"the log's peak allocation, larger than the {excess.limit} of {cpus_how}"
     elif recorded.max_procs is not None and recorded.max_procs < peak:
         excess = allocation_excess(recorded, recorded.max_procs, "the log's header (MaxProcs)")
-    split = file_cpus if file_cpus is not None and int(file_cpus.sum()) == n_cpus else _largest_remainder(
-        weights / total, n_cpus)
-    return Ownership(entitled_share=weights / total, cpus=split.astype(np.int64), n_cpus=int(n_cpus),
+    split = bought if bought is not None and int(bought.sum()) == n_cpus else _largest_remainder(share / total,
+                                                                                                 n_cpus)
+    return Ownership(entitled_share=share / total, cpus=split.astype(np.int64), n_cpus=int(n_cpus),
                      how=f"{how}; {n_cpus} CPUs: {cpus_how}", excess=excess)
 
 
