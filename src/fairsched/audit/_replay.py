@@ -35,8 +35,9 @@ _NO_WAITING = 1 << 62  # the width bound when no job waits
 @njit(cache=True)
 def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_value, row, queue, hold_end,
             hold_procs, hold_job, heap_end, heap_seq, heap_job):
-    """Replay one coalition (member[u] != 0: u is in it; n_cpus its CPUs): v(C) into out_value[row] = (high,
-    low), the start of each of its jobs into out_start (other entries untouched).
+    """Replay one coalition (member[u] != 0: u is in it; n_cpus its CPUs): v(C) and the number of its jobs
+    wider than its CPUs into out_value[row] = (high, low, too wide), the start of each of its jobs into
+    out_start (other entries untouched).
 
     The engine's event loop for FCFS + EASY (`fairsched.backfill._loop.run_events`), one event per iteration:
     when time moves to t, holds whose planned end <= t are released; then the submissions at t, then the
@@ -54,8 +55,10 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
     smallest = _NO_WAITING  # a lower bound of the waiting jobs' widths
     high = 0
     low = 0
+    too_wide = 0
     nxt = 0
     while nxt < n and (member[org[nxt]] == 0 or procs[nxt] > n_cpus):
+        too_wide += member[org[nxt]] != 0
         nxt += 1
     now = submit[nxt] if nxt < n else 0
     while True:
@@ -87,6 +90,7 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
                 smallest = procs[nxt]
             nxt += 1
             while nxt < n and (member[org[nxt]] == 0 or procs[nxt] > n_cpus):
+                too_wide += member[org[nxt]] != 0
                 nxt += 1
         else:  # pop the (end, decision number) minimum
             job = heap_job[0]
@@ -209,12 +213,13 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
             qt = kept
     out_value[row, 0] = high
     out_value[row, 1] = low
+    out_value[row, 2] = too_wide
 
 
 @njit(cache=True)
 def _values_kernel(members, n_cpus, org, submit, run, req, procs, t_end, out_value):
     """v of every row of `members` (a (m, k) 0/1 matrix) with its CPUs n_cpus[i], into out_value[i] = (high,
-    low). One set of work arrays serves every replay."""
+    low, too wide). One set of work arrays serves every replay."""
     n = org.size
     cap = int(n_cpus.max()) + 1
     queue = np.zeros(n + 1, dtype=np.int64)
@@ -231,31 +236,32 @@ def _values_kernel(members, n_cpus, org, submit, run, req, procs, t_end, out_val
 
 
 def coalition_values(members: np.ndarray, n_cpus: np.ndarray, org: np.ndarray, submit: np.ndarray,
-                     run: np.ndarray, req: np.ndarray, procs: np.ndarray, t_end: int) -> list[int]:
-    """v(C) of every coalition (row of `members`, (m, k) 0/1; `n_cpus` its CPUs) as exact Python ints.
+                     run: np.ndarray, req: np.ndarray, procs: np.ndarray, t_end: int) -> tuple[list[int], list[int]]:
+    """v(C) of every coalition (row of `members`, (m, k) 0/1; `n_cpus` its CPUs) as exact Python ints, and the
+    number of its jobs too wide for its CPUs (left out of its replay).
 
     The job arrays are int64, sorted by submit time, run >= 1, req >= run (module docstring). O(Σ events ×
     (holding jobs + log running)) plus one scan of the queue per pass that can start a job.
 
-    >>> coalition_values(np.array([[1]]), np.array([1]), np.zeros(2, np.int64), np.array([0, 0]),
-    ...                  np.array([2, 1]), np.array([2, 1]), np.array([1, 1]), 4)   # 4+3, then 2 at [2, 3)
-    [9]
+    >>> coalition_values(np.array([[1]]), np.array([1]), np.zeros(3, np.int64), np.array([0, 0, 0]),
+    ...                  np.array([2, 1, 1]), np.array([2, 1, 1]), np.array([1, 1, 2]), 4)   # 4+3, then 2 at [2, 3)
+    ([9], [1])
     """
     m = np.ascontiguousarray(members, dtype=np.uint8)
-    out = np.zeros((m.shape[0], 2), dtype=np.int64)
+    out = np.zeros((m.shape[0], 3), dtype=np.int64)
     if m.shape[0]:
         _values_kernel(m, np.ascontiguousarray(n_cpus, dtype=np.int64), *_jobs(org, submit, run, req, procs),
                        int(t_end), out)
-    return [int(high) * WORD + int(low) for high, low in out.tolist()]
+    return [int(high) * WORD + int(low) for high, low in out[:, :2].tolist()], out[:, 2].tolist()
 
 
 def coalition_schedule(member: np.ndarray, n_cpus: int, org: np.ndarray, submit: np.ndarray, run: np.ndarray,
                        req: np.ndarray, procs: np.ndarray, t_end: int) -> tuple[np.ndarray, int]:
-    """One coalition's replay: the start of every job (-1: not in the coalition) and v(C) (exact int)."""
+    """One coalition's replay: the start of every job (-1: not in its replay) and v(C) (exact int)."""
     jobs = _jobs(org, submit, run, req, procs)
     n = jobs[0].size
     out_start = np.full(n, -1, dtype=np.int64)
-    out_value = np.zeros((1, 2), dtype=np.int64)
+    out_value = np.zeros((1, 3), dtype=np.int64)
     cap = int(n_cpus) + 1
     _replay(np.ascontiguousarray(member, dtype=np.uint8), int(n_cpus), *jobs, int(t_end), out_start, out_value, 0,
             np.zeros(n + 1, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
