@@ -115,3 +115,65 @@ def test_members_matrix_beyond_64_organizations():
     mask = (1 << 69) | (1 << 3) | 1
     row = game.members_matrix([mask], 70)[0]
     assert row.shape == (70,) and np.flatnonzero(row).tolist() == [0, 3, 69]
+
+
+# -- the game ----------------------------------------------------------------------------------------------------
+def test_the_sampled_audit_uses_the_documented_estimator(tmp_path):
+    """The audit's sampled φ and 95% interval are `fairsched.shapley.shapley_permutation_sampling`'s (antithetic,
+    seeded under the Shapley stage) on the same coalition values: read here from the exact audit's 2^3."""
+    from fairsched.audit import AuditConfig, run_audit
+    from fairsched.shapley import shapley_permutation_sampling
+
+    micro, script = trace_path("slurm/micro-cluster-real-slurm.sacct.txt"), trace_path(
+        "slurm/micro-cluster.sacctmgr.script")
+    fast = {"fst_sample": 10}
+    exact = run_audit(AuditConfig(log=micro, shares=str(script), **fast)).shapley
+    sampled = run_audit(AuditConfig(log=micro, shares=str(script), exact_up_to=0, samples=6, seed=3, **fast)).shapley
+    v = np.array([float(exact.values[m]) for m in range(8)])
+    rng = np.random.default_rng(np.random.SeedSequence(3, spawn_key=(game._STAGE_SHAPLEY,)))
+    estimate = shapley_permutation_sampling(v, 3, 6, rng, antithetic=True)
+    assert sampled.method == "sampled" and sampled.n_samples == 6
+    assert sampled.phi.tolist() == estimate.values.tolist()
+    half = game.Z_95 * estimate.std_errors
+    assert sampled.low.tolist() == (estimate.values - half).tolist()
+    assert sampled.high.tolist() == (estimate.values + half).tolist()
+    assert np.all(sampled.high >= sampled.low) and np.any(sampled.high > sampled.low)
+    assert all(sampled.values[m] == exact.values[m] for m in sampled.values)
+
+
+def _many_orgs_log(tmp_path, k: int):
+    """A sacct log of k accounts, 3 jobs each on 1..4 CPUs, submitted over an hour."""
+    rng = np.random.default_rng(7)
+    rows = ["JobID|Account|Submit|Start|Elapsed|NCPUS|Timelimit"]
+    for i in range(3 * k):
+        submit = 3600 * i // (3 * k)
+        start = submit + int(rng.integers(0, 300))
+        run = int(rng.integers(60, 1200))
+        rows.append(f"{i + 1}|acct{i % k:03d}|2021-01-01T{submit // 3600:02d}:{submit // 60 % 60:02d}:"
+                    f"{submit % 60:02d}|2021-01-01T{start // 3600:02d}:{start // 60 % 60:02d}:{start % 60:02d}|"
+                    f"00:{run // 60:02d}:{run % 60:02d}|{int(rng.integers(1, 5))}|01:00:00")
+    path = tmp_path / "many.sacct"
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_more_than_62_organizations_play_the_sampled_game_with_progress(tmp_path):
+    """70 accounts (coalitions beyond 64-bit masks): sampled φ with an interval each, Σφ near v(N), progress per
+    ordering; the same seed gives the same values."""
+    from fairsched.audit import AuditConfig, run_audit
+
+    path = _many_orgs_log(tmp_path, 70)
+    seen = []
+    config = AuditConfig(log=path, samples=4, seed=1, fst_sample=10, cpus=140)
+    result = run_audit(config, progress=lambda what, done, total: seen.append((what, done, total)))
+    shap = result.shapley
+    assert shap.method == "sampled" and len(result.orgs) == 70 and shap.phi.shape == (70,)
+    assert np.all(shap.low <= shap.phi) and np.all(shap.phi <= shap.high) and np.any(shap.high > shap.low)
+    grand = (1 << 70) - 1
+    assert grand in shap.values and max(shap.values) == grand                # Python-int coalitions beyond 2^63
+    assert abs(shap.phi.sum() - shap.values[grand]) < 0.2 * shap.values[grand]
+    sampled = [(d, t) for w, d, t in seen if w == "coalitions (sampled permutations)"]
+    assert [d for d, _ in sampled] == [140, 280, 420, 560] and {t for _, t in sampled} == {560}
+    assert result.summary["coalitions_simulated"] == len(set(shap.values) | {1 << u for u in range(70)})
+    again = run_audit(config).shapley
+    assert again.phi.tolist() == shap.phi.tolist()
