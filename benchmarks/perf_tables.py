@@ -292,15 +292,19 @@ def ticked(data_dir: Path) -> str:
 
 
 def audit(data_dir: Path) -> str:
-    """`fairsched audit` of the whole LPC-EGEE log (`bench_audit.py`): one row per number of organizations."""
+    """`fairsched audit` of whole logs (`bench_audit.py`): one row per case, CPU (user + system) first."""
     record = load(data_dir, "audit")
-    results = record["result"].get("results", [])
-    steps = sorted({name for r in results for name in r["steps"]}, key=lambda n: [*results[0]["steps"], n].index(n))
-    rows = [(str(r["orgs"]), f"{r['coalitions']:,}", f"{fmt(r['seconds'], 1)} s",
-             *(f"{fmt(r['steps'].get(name, 0.0), 1)} s" for name in steps), f"{r['peak_rss_mb']:,} MB")
-            for r in results]
-    return markdown_table(("K", "coalitions simulated", "total (wall)", *(f"{name} (wall)" for name in steps),
-                           "peak memory"), rows) + measured(record)
+    rows = []
+    for r in record["result"].get("results", []):
+        if "skipped" in r:
+            rows.append((f"`{r['case']}`", "skipped: " + r["skipped"], "", "", "", "", "", ""))
+            continue
+        game = "exact" if r["shapley"] == "exact" else f"{r['samples']:,} sampled orderings"
+        rows.append((f"`{r['case']}`", f"{r['jobs_used']:,}", f"{r['orgs']:,} ({game})", f"{r['coalitions']:,}",
+                     f"{r['progress_reports']:,}", seconds(r["wall_s"], r["cpu_s"], 1),
+                     f"{fmt(r['game_cpu_s'], 1)} s", f"{r['peak_rss_mb']:,} MB"))
+    return markdown_table(("case", "jobs replayed", "organizations", "coalitions replayed", "progress reports",
+                           "CPU (wall)", "CPU of the game", "peak memory"), rows) + measured(record)
 
 
 def ref(data_dir: Path) -> str:

@@ -33,7 +33,7 @@ RUNS: dict[str, tuple[str, ...]] = {
     "online": ("--policies", "roundrobin,fairshare,utfairshare,currfairshare,directcontr"),
     "sweep": ("--tpds11",),
     "cli": ("--repeat", "3"),
-    "audit": ("--orgs", "5,10"),
+    "audit": ("--cases", "lpc-k5,lpc-k10,sdsc-28k-users,sdsc-users"),
     "ref": ("--ks", "2,3,4,5,6,7,8,9,10,12"),  # k = 12 on the whole trace: the target case (< 10 min)
 }
 # Scripts that are not a row of docs/performance.md: run only when named with --only.
