@@ -54,9 +54,11 @@ def one(traces: Path, name: str) -> dict[str, Any]:
     trace = traces / case.pop("trace")
     tmp = Path(tempfile.mkdtemp())
     tiny = tmp / "tiny.sacct"
+    # job 2 waits for job 1: the fair-start-time what-ifs run (and their kernels load) in the warm-up too
     tiny.write_text("JobID|Account|Submit|Start|Elapsed|NCPUS|Timelimit\n"
-                    "1|a|2021-01-01T00:00:00|2021-01-01T00:00:00|00:00:05|1|00:00:10\n"
-                    "2|b|2021-01-01T00:00:01|2021-01-01T00:00:02|00:00:05|1|00:00:10\n")
+                    "1|a|2021-01-01T00:00:00|2021-01-01T00:00:00|00:00:10|2|00:00:20\n"
+                    "2|b|2021-01-01T00:00:01|2021-01-01T00:00:10|00:00:05|1|00:00:10\n"
+                    "3|b|2021-01-01T00:00:02|2021-01-01T00:00:15|00:00:05|2|00:00:10\n")
     run_audit(AuditConfig(log=tiny))
     run_audit(AuditConfig(log=tiny, exact_up_to=0, samples=2))
     k = case.pop("fold_users", None)
