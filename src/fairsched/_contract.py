@@ -51,11 +51,14 @@ def flag(name: str) -> str:
 class ExperimentConfig:
     """Mix-in for the frozen ``Config`` dataclasses: spec-file construction, input files, table columns.
 
-    Subclasses set ``MODEL`` (the command's name) and ``PATH_FIELDS`` (fields naming files or directories read).
+    Subclasses set ``MODEL`` (the command's name), ``PATH_FIELDS`` (fields naming files or directories read) and
+    ``REQUIRED`` (fields ``run`` needs although the Config allows None, e.g. backfill's trace: a sweep checks
+    them before any cell runs).
     """
 
     MODEL: ClassVar[str] = ""
     PATH_FIELDS: ClassVar[tuple[str, ...]] = ()
+    REQUIRED: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any]) -> typing.Self:

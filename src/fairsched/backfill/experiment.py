@@ -91,6 +91,7 @@ class Config(ExperimentConfig):
 
     MODEL = "backfill"
     PATH_FIELDS = ("trace",)
+    REQUIRED = ("trace",)  # None only for `backfill_workload`; `run` reads it
 
     trace: Path | None = None
     procs: int | None = None
@@ -127,13 +128,15 @@ class Result:
     report: BackfillReport
 
     def rows(self) -> pd.DataFrame:
-        """One row: the config's columns, ``policy`` (``<order>/<backfill>``), ``n_processors``, the classic
-        metrics (`fairsched.backfill.metrics.summary`), ``offered_load_before/after`` and, per unfairness metric
-        asked for, its overall ``<metric>_unfairness``, ``_benefit``, ``_n_unfair``, ``_n_benefit``,
-        ``_max_unfairness`` (JSSPP'05 §3); no timings."""
+        """One row: the config's columns, ``policy`` (``<order>/<backfill>``), ``n_processors``,
+        ``n_estimates_filled`` (jobs without a requested time, planned with their run time:
+        `BackfillJobs.n_estimates_filled`), the classic metrics (`fairsched.backfill.metrics.summary`),
+        ``offered_load_before/after`` and, per unfairness metric asked for, its overall ``<metric>_unfairness``,
+        ``_benefit``, ``_n_unfair``, ``_n_benefit``, ``_max_unfairness`` (JSSPP'05 §3); no timings."""
         report = self.report
         row: dict[str, Any] = {"policy": f"{report.result.meta['order']}/{report.result.meta['backfill']}",
-                               "n_processors": report.n_processors, **report.metrics,
+                               "n_processors": report.n_processors,
+                               "n_estimates_filled": report.result.jobs.n_estimates_filled, **report.metrics,
                                "offered_load_before": report.offered_load["before"],
                                "offered_load_after": report.offered_load["after"]}
         for metric, entry in report.unfairness.items():
