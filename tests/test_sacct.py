@@ -102,14 +102,58 @@ def test_simple_job_names_with_pipes():
 def test_multiline_submit_lines_and_steps():
     w = read_sacct(trace_path("slurm/sacct_submitline_multiline.log"))
     report = w.read_report
-    assert report.skipped == {sacct.SKIP_STEP: 7}
+    # job 7957382 is in five records (lines 2, 15-18: other Constraints / JobName, '|' inside them), plus its
+    # .batch and .extern steps: one job, the four copies dropped and counted, the steps never jobs
+    assert report.skipped == {sacct.SKIP_STEP: 7, sacct.SKIP_DUPLICATE: 4}
+    assert report.n_records == 13
     assert report.fallbacks[sacct.NOTE_MULTILINE] == 4       # step 9067954.1's SubmitLine spans 5 lines
-    assert sorted(set(w.jobs["job_id"])) == ["7957382", "9067954"]
+    assert w.jobs["job_id"].tolist() == ["7957382", "9067954"]
     big = w.jobs[w.jobs["job_id"] == "9067954"].iloc[0]
     assert (big["processors"], big["run_time"], big["account"]) == (576, 9600, "ccrtech")
-    assert report.fallbacks[sacct.NOTE_DUPLICATE] == 4       # the file repeats job 7957382 with pipe variants
-    lines = w.jobs.loc[w.jobs["job_id"] == "7957382", "line"].tolist()
-    assert lines == [2, 15, 16, 17, 18]                      # first line of each record, after the joined one
+    small = w.jobs[w.jobs["job_id"] == "7957382"].iloc[0]
+    assert (small["line"], small["processors"], small["run_time"]) == (2, 2, 56)   # 112 CPU-seconds
+
+
+# -- one job per (Cluster, JobIDRaw, Submit) --------------------------------------------------------------------
+DUP_HEADER = "JobIDRaw|JobID|Cluster|Account|Submit|Start|Elapsed|NCPUS|State"
+
+
+def _run(job: str, cluster: str, submit: int, start: int | None, elapsed: int, cpus: int = 2) -> str:
+    def when(seconds: int) -> str:
+        return f"2021-01-01T00:{seconds // 60:02d}:{seconds % 60:02d}"
+
+    begin = "Unknown" if start is None else when(start)
+    return f"{job}|{job}|{cluster}|a|{when(submit)}|{begin}|00:00:{elapsed:02d}|{cpus}|COMPLETED"
+
+
+def test_a_dump_concatenated_twice_counts_each_job_once(tmp_path):
+    lines = [_run("5", "c1", 0, 1, 30), _run("6", "c1", 2, 3, 10)]
+    w = read_sacct(_write(tmp_path, *lines, *lines, header=DUP_HEADER))
+    assert w.jobs["job_id"].tolist() == ["5", "6"]
+    assert w.jobs["line"].tolist() == [2, 3]
+    assert w.read_report.skipped == {sacct.SKIP_DUPLICATE: 2}
+
+
+def test_a_requeued_job_keeps_its_last_run(tmp_path):
+    """sacct -D: job 5 ran at 1 for 8 s, was requeued, ran again at 20 for 30 s; a stale pending record too."""
+    lines = [_run("5", "c1", 0, 1, 8), _run("5", "c1", 0, None, 0), _run("5", "c1", 0, 20, 30),
+             _run("5", "c1", 0, 20, 30)]
+    w = read_sacct(_write(tmp_path, *lines, header=DUP_HEADER))
+    assert w.jobs[["job_id", "wait_time", "run_time"]].values.tolist() == [["5", 20.0, 30.0]]
+    assert w.read_report.skipped == {sacct.SKIP_REQUEUE: 2, sacct.SKIP_DUPLICATE: 1}
+
+
+def test_same_id_on_two_clusters_or_two_submits_is_two_jobs(tmp_path):
+    lines = [_run("5", "c1", 0, 1, 8), _run("5", "c2", 0, 1, 8), _run("5", "c1", 40, 41, 8)]
+    w = read_sacct(_write(tmp_path, *lines, header=DUP_HEADER))
+    assert len(w.jobs) == 3 and w.read_report.skipped == {}
+
+
+def test_copies_of_one_run_keep_the_longest(tmp_path):
+    """A dump taken while the job ran (Elapsed so far) concatenated with a later one: the later one is kept."""
+    w = read_sacct(_write(tmp_path, _run("5", "c1", 0, 1, 8), _run("5", "c1", 0, 1, 50), header=DUP_HEADER))
+    assert w.jobs["run_time"].tolist() == [50.0]
+    assert w.read_report.skipped == {sacct.SKIP_DUPLICATE: 1}
 
 
 # -- hand-made messy records ------------------------------------------------------------------------------------

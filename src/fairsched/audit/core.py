@@ -16,6 +16,7 @@ its contribution (it was subsidized), negative that it subsidized the others.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 import fairsched
-from fairsched.audit import fairness, game, log, usage
+from fairsched.audit import fairness, game, log, sharing, usage, verdicts
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.errors import ConfigError
 
@@ -100,9 +101,11 @@ class AuditResult:
 
 ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled_share", "cpu_seconds",
                "usage_share", "usage_ratio", "decayed_usage_share", "fairshare_factor", "psi", "phi", "phi_low",
-               "phi_high", "gap", "alone_psi", "alone_mean_wait", "pool_mean_wait", "alone_mean_bsld",
-               "pool_mean_bsld", "better_alone", "alone_jobs_too_wide", "fst_strict_late", "fst_strict_delay",
-               "fst_relaxed_late", "fst_relaxed_delay", "re_deficit", "dominant_share_mean")
+               "phi_high", "psi_fit", "fair_psi", "gap", "gap_rel", "gap_rel_low", "gap_rel_high", "subsidy",
+               "alone_psi", "replay_psi", "replay_psi_fit", "alone_mean_wait", "replay_mean_wait", "pool_mean_wait",
+               "alone_mean_bsld", "pool_mean_bsld", "better_alone", "better_alone_fit", "alone_jobs_too_wide",
+               "fst_strict_late", "fst_strict_delay", "fst_relaxed_late", "fst_relaxed_delay", "re_deficit",
+               "dominant_share_mean")
 
 
 def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> AuditResult:
@@ -112,7 +115,7 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     step("read", 1, 1)
     org_by = config.org_by or log.default_org_by(fmt)
     recorded = log.recorded_jobs(workload, fmt, org_by=org_by, org_map=config.org_map, since=config.since,
-                                 until=config.until)
+                                 until=config.until, skip_bad_records=config.skip_bad_records)
     owner = log.ownership(recorded, config.shares, config.cpus)
     k, t_end = recorded.n_orgs, recorded.t_end
     jobs = recorded.jobs
@@ -126,9 +129,13 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     p_tot = game.exact_sum(units * cpus)
     ref_jobs = _reference_jobs(recorded)
     the_game = game.Game(ref_jobs, owner.cpus, t_end, config.reference)
-    shap = game.shapley(the_game, exact_up_to=config.exact_up_to, samples=config.samples, seed=config.seed,
-                        progress=progress)
-    psi_star, fair_how = _fair_utilities(config, recorded, owner, ref_jobs, shap)
+    if k == 1:  # nothing to share: no game (docs/audit.md)
+        shap = game.no_game(1)
+        psi_star, fair_how = psi, "none: one organization has nothing to share, no game is played"
+    else:
+        shap = game.shapley(the_game, exact_up_to=config.exact_up_to, samples=config.samples, seed=config.seed,
+                            progress=progress)
+        psi_star, fair_how = _fair_utilities(config, recorded, owner, ref_jobs, shap)
     step("fair utilities", 1, 1)
     replayed = usage.replay(recorded, owner.entitled_share, config.half_life)
     times = replayed["time"].to_numpy()[::k]
@@ -139,12 +146,13 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     step("fair start times", 1, 1)
     re_deficit = fairness.resource_equality_of(recorded, owner.n_cpus)
     job_table = _job_table(recorded, fst_strict, fst_relaxed, re_deficit)
-    orgs = _org_table(recorded, owner, psi, shap, the_game, p_tot, replayed, dominant, job_table, fst_weight)
+    orgs = _org_table(recorded, owner, psi, psi_terms, shap, the_game, p_tot, replayed, dominant, job_table,
+                      fst_weight)
     delta = sum(abs(p - q) for p, q in zip(psi, psi_star, strict=True))
     ratio = orgs["usage_ratio"].to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
         psi_phi = np.array(psi, dtype=np.float64) / shap.phi
-    v_grand = shap.values.get((1 << k) - 1)
+    v_grand = shap.values.get((1 << k) - 1) if k > 1 else None
     summary = {
         "jobs_read": recorded.jobs_read, "jobs_used": int(started.sum()),
         "jobs_never_started": int((~started).sum()), "skipped": dict(recorded.skipped),
@@ -158,6 +166,10 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
         "memory_capacity_mb": memory_capacity, "fst_measured_jobs": int((fst_weight > 0).sum()),
         "fst_sampled": bool(np.any(fst_weight > 1)),
         "coalitions_simulated": len(the_game.runs),
+        "replay_mean_wait": game.pool_mean_wait(the_game) if k > 1 else float("nan"),
+        "recorded_mean_wait": float((start - recorded.column("submit"))[started].mean()),
+        "cpus_excess": None if owner.excess is None else dataclasses.asdict(owner.excess),
+        "cpus_excess_text": None if owner.excess is None else owner.excess.sentence(),
     }
     meta = {"log": str(config.log), "format": fmt, "org_by": org_by,
             "org_map": None if config.org_map is None else str(config.org_map), "shares": str(config.shares),
@@ -167,7 +179,7 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
             "fairsched_version": fairsched.__version__}
     return AuditResult(orgs=orgs, jobs=job_table, usage_over_time=_named(replayed, recorded),
                        dominant_over_time=_named(dominant, recorded), shapley=shap, summary=summary,
-                       verdicts=_verdicts(orgs, summary, shap), meta=meta)
+                       verdicts=verdicts.verdicts(orgs, summary, shap), meta=meta)
 
 
 _REFERENCE_TEXT = {
@@ -225,7 +237,8 @@ def _job_table(recorded: log.Recorded, fst_strict: np.ndarray, fst_relaxed: np.n
     return table
 
 
-def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], shap: game.ShapleyResult,
+def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi_terms: np.ndarray,
+               shap: game.ShapleyResult,
                the_game: game.Game, p_tot: int, replayed: pd.DataFrame, dominant: pd.DataFrame,
                job_table: pd.DataFrame, fst_weight: np.ndarray) -> pd.DataFrame:
     k = recorded.n_orgs
@@ -237,11 +250,11 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], sha
     bsld[started] = bounded_slowdown(wait[started], np.maximum(recorded.column("run")[started], 1))
     cpu_seconds = last["cpu_seconds"].to_numpy()
     total = cpu_seconds.sum()
+    shares = sharing.sharing_columns(the_game, shap, psi, p_tot)
     rows = []
     for u in range(k):
         mine = org == u
         ran = mine & started
-        alone = game.alone_stats(the_game, u)
         late = {}
         for kind in ("strict", "relaxed"):
             fst = job_table[f"fst_{kind}"].to_numpy(dtype=np.float64, na_value=np.nan)
@@ -258,13 +271,10 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], sha
             "usage_share": share, "usage_ratio": share / owner.entitled_share[u] if owner.entitled_share[u] else
             float("inf"), "decayed_usage_share": float(last["decayed_share"].iat[u]),
             "fairshare_factor": float(last["fairshare_factor"].iat[u]), "psi": psi[u], "phi": float(shap.phi[u]),
-            "phi_low": float(shap.low[u]), "phi_high": float(shap.high[u]),
-            "gap": (psi[u] - float(shap.phi[u])) / p_tot if p_tot else float("nan"),
-            "alone_psi": alone["alone_psi"], "alone_mean_wait": alone["alone_mean_wait"],
+            "phi_low": float(shap.low[u]), "phi_high": float(shap.high[u]), **shares[u],
+            "psi_fit": game.exact_sum(psi_terms[ran & (recorded.column("cpus") <= owner.cpus[u])]),
             "pool_mean_wait": float(wait[ran].mean()) if ran.any() else float("nan"),
-            "alone_mean_bsld": alone["alone_mean_bsld"],
             "pool_mean_bsld": float(bsld[ran].mean()) if ran.any() else float("nan"),
-            "better_alone": bool(alone["alone_psi"] > psi[u]), "alone_jobs_too_wide": alone["alone_jobs_too_wide"],
             **late, "re_deficit": float(np.nansum(job_table["re_deficit"].to_numpy()[mine])),
             "dominant_share_mean": float(dominant.loc[dominant["org"] == u, "dominant_share"].mean()),
         })
@@ -275,43 +285,3 @@ def _named(frame: pd.DataFrame, recorded: log.Recorded) -> pd.DataFrame:
     out = frame.copy()
     out["org"] = [recorded.orgs[u] for u in frame["org"].tolist()]
     return out
-
-
-def _alone_caveats(orgs: pd.DataFrame) -> list[str]:
-    """What the ψsp verdict hides: jobs too wide to run alone, and shorter waits alone for the jobs that fit."""
-    lines = []
-    wide = orgs[orgs["alone_jobs_too_wide"] > 0]
-    if not wide.empty:
-        lines.append("Alone, some jobs could not run at all (wider than their organization's CPUs): "
-                     + ", ".join(f"{r.org} {r.alone_jobs_too_wide}" for r in wide.itertuples()) + ".")
-    quicker = orgs[orgs["alone_mean_wait"] < orgs["pool_mean_wait"]]
-    if not quicker.empty:
-        lines.append("Shorter mean wait alone, for the jobs that fit: " + ", ".join(
-            f"{r.org} ({r.alone_mean_wait:,.0f} s alone vs {r.pool_mean_wait:,.0f} s in the pool)"
-            for r in quicker.itertuples()) + ".")
-    return lines
-
-
-def _verdicts(orgs: pd.DataFrame, summary: dict[str, Any], shap: game.ShapleyResult) -> tuple[str, ...]:
-    better = orgs[orgs["better_alone"]]
-    if better.empty:
-        first = ("Sharing paid off: every organization got more utility (ψsp) in the pool than it would have "
-                 "alone on its own CPUs.")
-    else:
-        parts = [f"{r.org} (ψ alone {r.alone_psi / r.psi - 1:+.1%} vs pool; mean wait {r.alone_mean_wait:,.0f} s "
-                 f"alone vs {r.pool_mean_wait:,.0f} s in the pool)" if r.psi else f"{r.org}"
-                 for r in better.itertuples()]
-        first = f"Better off alone: {', '.join(parts)}."
-    gaps = orgs.sort_values("gap")
-    lines = [first, *_alone_caveats(orgs)]
-    if len(gaps) >= 2:
-        low, high = gaps.iloc[0], gaps.iloc[-1]
-        lines.append(f"Most subsidized: {high['org']} (ψ − φ = {high['gap']:+.4g} s per unit of work); "
-                     f"most subsidizing: {low['org']} ({low['gap']:+.4g} s per unit of work).")
-    lines.append(f"Δψ/p_tot = {summary['delta_psi_over_ptot']:.4g} s (distance from {summary['fair_utilities']}); "
-                 f"Shapley values {shap.method}.")
-    over = orgs[orgs["usage_ratio"] > 1]
-    if not over.empty:
-        lines.append("Used more than its entitlement: " + ", ".join(
-            f"{r.org} ({r.usage_ratio:.2f}×)" for r in over.itertuples()) + ".")
-    return tuple(lines)

@@ -80,12 +80,14 @@ class ReferenceJobs:
 
 @dataclass(frozen=True)
 class CoalitionRun:
-    """One coalition's schedule under the reference: value, and per-job start (-1 = could not run)."""
+    """One coalition's schedule under the reference: value, per-job start (-1 = could not run) and per-job ψsp
+    (0 when it did not run); the per-job arrays are kept for singletons and the grand coalition only."""
 
     mask: int
     value: int
     start: np.ndarray
     too_wide: int
+    job_value: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
 
 @dataclass
@@ -95,7 +97,8 @@ class Game:
     Attributes
     ----------
     jobs, cpus_per_org, t_end, reference : the inputs.
-    runs : evaluated coalitions (bitmask -> `CoalitionRun`); only singletons keep their per-job starts.
+    runs : evaluated coalitions (bitmask -> `CoalitionRun`); only singletons and the grand coalition keep their
+        per-job starts and values.
     """
 
     jobs: ReferenceJobs
@@ -129,19 +132,24 @@ class Game:
         fits = mine & (j.cpus <= n_cpus)
         start = np.full(j.org.size, -1, dtype=np.int64)
         too_wide = int((mine & ~fits).sum())
+        keep = _is_singleton(mask) or mask == (1 << self.n_orgs) - 1
         if mask == 0 or n_cpus == 0 or not fits.any():
-            return CoalitionRun(mask, 0, start if _is_singleton(mask) else start[:0], too_wide)
+            return CoalitionRun(mask, 0, start if keep else start[:0], too_wide, np.zeros(start.size, dtype=object)
+                                if keep else np.zeros(0, dtype=object))
         run = np.maximum(j.run[fits], 1)
         if self.reference == "backfill":
             jobs = BackfillJobs.from_arrays(j.submit[fits], run, j.cpus[fits], j.estimate[fits],
                                             n_processors=n_cpus, job=np.flatnonzero(fits))
             chosen = simulate(jobs, order="fcfs", backfill="easy").schedule["start"].to_numpy(np.int64)
-            value = exact_sum(psi_terms(chosen, run, j.cpus[fits], self.t_end))
+            terms = psi_terms(chosen, run, j.cpus[fits], self.t_end)
         else:
             chosen, terms = fifo_copies(j.submit[fits], run, j.cpus[fits], n_cpus, self.t_end)
-            value = exact_sum(terms)
         start[fits] = chosen
-        return CoalitionRun(mask, value, start if _is_singleton(mask) else start[:0], too_wide)
+        if not keep:
+            return CoalitionRun(mask, exact_sum(terms), start[:0], too_wide)
+        job_value = np.zeros(start.size, dtype=object)
+        job_value[fits] = terms.astype(object)
+        return CoalitionRun(mask, exact_sum(terms), start, too_wide, job_value)
 
 
 def _is_singleton(mask: int) -> bool:
@@ -209,7 +217,7 @@ class ShapleyResult:
 
     Attributes
     ----------
-    method : ``exact`` or ``sampled``.
+    method : ``exact``, ``sampled``, or ``none`` (one organization: no game, φ is NaN).
     phi : (k,) float64.
     low, high : (k,) the 95% confidence interval (equal to phi when exact).
     exact : the rational values (exact method only; Σ = v(N) exactly).
@@ -253,6 +261,12 @@ def shapley(game: Game, *, exact_up_to: int = 12, samples: int = 200, seed: int 
 _STAGE_SHAPLEY = 1
 
 
+def no_game(k: int) -> ShapleyResult:
+    """What stands for the Shapley values when no game is played (one organization: nothing to share): NaN."""
+    nan = np.full(k, np.nan)
+    return ShapleyResult("none", nan, nan.copy(), nan.copy(), (), {}, 0)
+
+
 def alone_stats(game: Game, u: int) -> dict[str, float]:
     """Organization u alone (singleton coalition): mean wait, mean bounded slowdown, jobs that cannot run."""
     run = game.run(1 << u)
@@ -265,6 +279,26 @@ def alone_stats(game: Game, u: int) -> dict[str, float]:
                 "alone_mean_bsld": float(bounded_slowdown(wait, np.maximum(j.run[ran], 1)).mean())
                 if wait.size else np.nan,
                 "alone_jobs_too_wide": run.too_wide}
+
+
+def pool_stats(game: Game, u: int) -> dict[str, float]:
+    """Organization u in the grand coalition's replay σ[N] (the pool in the replay's world): its ψsp, its ψsp
+    counting only its jobs that fit its own CPUs, its mean wait there."""
+    full = game.run((1 << game.n_orgs) - 1)
+    j = game.jobs
+    ran = (j.org == u) & (full.start >= 0)
+    fits = j.cpus <= game.cpus_per_org[u]
+    wait = (full.start - j.submit)[ran]
+    return {"replay_psi": int(sum(full.job_value[ran].tolist())),
+            "replay_psi_fit": int(sum(full.job_value[ran & fits].tolist())),
+            "replay_mean_wait": float(wait.mean()) if wait.size else float("nan")}
+
+
+def pool_mean_wait(game: Game) -> float:
+    """Mean wait of every job in the grand coalition's replay σ[N] (the replay's own baseline)."""
+    full = game.run((1 << game.n_orgs) - 1)
+    ran = full.start >= 0
+    return float((full.start - game.jobs.submit)[ran].mean()) if ran.any() else float("nan")
 
 
 def marginal_range(values: dict[int, int], k: int, u: int) -> int:

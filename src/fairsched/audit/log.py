@@ -23,7 +23,6 @@ memory_mb       memory of the job (NaN when the log has none)
 from __future__ import annotations
 
 import csv
-import gzip
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError, InputError
+from fairsched.workload.files import read_head
 from fairsched.workload.jobs_csv import is_jobs_csv_header, read_jobs_csv
 from fairsched.workload.model import Workload
 from fairsched.workload.org_map import read_org_map as read_map
@@ -48,19 +48,13 @@ NEVER = np.iinfo(np.int64).max // 4  # "never started": far beyond any horizon, 
 _SWF_KEYS = {"user": "user_id", "group": "group_id", "queue": "queue_number", "partition": "partition_number"}
 SKIP_NEVER_STARTED = "never started (kept as waiting at the end)"
 SKIP_OUTSIDE = "submitted outside --since/--until"
+SKIP_NO_CPUS = "started without a CPU count (--skip-bad-records)"
 
 
 def sniff_format(path: str | Path) -> str:
     """``swf``, ``sacct`` or ``jobs-csv`` from the first non-empty line of the (possibly gzipped) file."""
     path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 16)
-    except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror or exc})", path=path) from exc
-    if head[:2] == b"\x1f\x8b":
-        with gzip.open(path, "rb") as handle:
-            head = handle.read(1 << 16)
+    head = read_head(path, 1 << 16)  # gzip or plain; a damaged file is one InputError
     text = head.decode("utf-8", errors="replace")
     first = next((line for line in text.splitlines() if line.strip()), "")
     if is_sacct_header(first):
@@ -103,6 +97,7 @@ class Recorded:
     skipped : records not used, by reason (the reader's, plus never-started and out-of-window jobs).
     jobs_read : jobs the reader returned.
     origin_epoch : the log's time 0 in seconds since the epoch (None when the log does not say).
+    max_procs : the machine size the log's header states (SWF ``MaxProcs``), else None.
     """
 
     jobs: pd.DataFrame
@@ -113,6 +108,7 @@ class Recorded:
     skipped: dict[str, int]
     jobs_read: int
     origin_epoch: int | None
+    max_procs: int | None = None
 
     @property
     def n_orgs(self) -> int:
@@ -169,8 +165,13 @@ def read_org_map(path: str | Path, key: str = "key") -> dict[str, str]:
 
 
 def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | Path | None = None,
-                  since: str | float | None = None, until: str | float | None = None) -> Recorded:
-    """The jobs to audit, their organizations and members (module docstring); see `Recorded`."""
+                  since: str | float | None = None, until: str | float | None = None,
+                  skip_bad_records: bool = False) -> Recorded:
+    """The jobs to audit, their organizations and members (module docstring); see `Recorded`.
+
+    A started job without a CPU count (SWF: allocated and requested processors -1) raises `InputError`, or with
+    `skip_bad_records` is dropped and counted under `SKIP_NO_CPUS`, whatever the log's format.
+    """
     origin = workload.header_int("UnixStartTime")
     t_since, t_until = parse_time(since, origin, "--since"), parse_time(until, origin, "--until")
     jobs = workload.jobs
@@ -188,6 +189,14 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
     wait = jobs["wait_time"].to_numpy(np.float64)
     run = jobs["run_time"].to_numpy(np.float64)
     started = (wait >= 0) & (run >= 0)
+    bad = keep & started & (jobs[PROCESSORS].to_numpy(np.int64) < 1)
+    if bad.any():
+        first = _job_ids(jobs)[int(np.flatnonzero(bad)[0])]
+        if not skip_bad_records:
+            raise InputError(f"{int(bad.sum())} started job(s) have no CPU count (first: job {first}); pass "
+                             "--skip-bad-records to drop and count them, or fix the log", path=workload.source)
+        skipped[SKIP_NO_CPUS] += int(bad.sum())
+        keep &= ~bad
     if not np.any(keep & started):
         raise InputError("no job of the log (in the audit window) ever started: nothing to audit",
                          path=workload.source)
@@ -203,8 +212,7 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
     estimate = jobs[RUNTIME_ESTIMATE].to_numpy(np.float64)[keep]
     estimate = np.where(np.isfinite(estimate) & (estimate > 0), np.ceil(estimate), np.maximum(run_s, 1))
     memory = jobs[MEMORY_MB].to_numpy(np.float64)[keep] if MEMORY_MB in jobs else np.full(int(keep.sum()), np.nan)
-    job_id = jobs[JOB_ID].astype(str).to_numpy()[keep] if JOB_ID in jobs else \
-        jobs["job_number"].astype(str).to_numpy()[keep]
+    job_id = _job_ids(jobs)[keep]
     table = pd.DataFrame({
         "job_id": job_id, "org": np.array([index[o] for o in org_names], dtype=np.int64),
         "submit": submit[keep], "start": start, "run": run_s,
@@ -212,16 +220,17 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
         "cpus": jobs[PROCESSORS].to_numpy(np.int64)[keep], "estimate": estimate.astype(np.int64),
         "memory_mb": memory,
     })
-    bad = (table["cpus"].to_numpy() < 1) & (table["start"].to_numpy() < NEVER)
-    if bad.any():
-        first = table['job_id'].iat[int(np.flatnonzero(bad)[0])]
-        raise InputError(f"{int(bad.sum())} started job(s) have no CPU count (first: {first}); "
-                         "pass --skip-bad-records or fix the log", path=workload.source)
     t_begin = int(t_since) if t_since is not None else int(table["submit"].min())
     ends = table["end"].to_numpy()
     t_end = int(t_until) if t_until is not None else int(ends[ends < NEVER].max())
     return Recorded(jobs=table, orgs=orgs, members=members, t_begin=t_begin, t_end=max(t_end, t_begin),
-                    skipped={k: v for k, v in skipped.items() if v}, jobs_read=len(jobs), origin_epoch=origin)
+                    skipped={k: v for k, v in skipped.items() if v}, jobs_read=len(jobs), origin_epoch=origin,
+                    max_procs=workload.header_int("MaxProcs"))
+
+
+def _job_ids(jobs: pd.DataFrame) -> np.ndarray:
+    """The log's own job ids as text (sacct/jobs.csv ``job_id``, SWF job number)."""
+    return jobs[JOB_ID].astype(str).to_numpy() if JOB_ID in jobs else jobs["job_number"].astype(str).to_numpy()
 
 
 def _organizations(keys: np.ndarray, org_map: str | Path | None, org_by: str = "key") -> np.ndarray:
@@ -251,12 +260,15 @@ class Ownership:
     cpus : (k,) int64, the CPUs each organization owns (sums to ``n_cpus``).
     n_cpus : the pool's CPUs.
     how : one sentence saying where the shares and the CPU count come from (shown in the report).
+    excess : when the log allocates more CPUs at once than ``--cpus`` (or the shares file, or the header's
+        MaxProcs) says: where and by how much (`Excess`); the pool is then the larger value.
     """
 
     entitled_share: np.ndarray
     cpus: np.ndarray
     n_cpus: int
     how: str
+    excess: Excess | None = None
 
 
 def peak_allocation(recorded: Recorded) -> int:
@@ -275,9 +287,10 @@ def ownership(recorded: Recorded, shares: str | Path = "equal", n_cpus: int | No
     """Entitled shares (``equal``, ``usage`` or a CSV file ``org,cpus`` / ``org,share``) and CPUs per organization.
 
     The pool's CPU count is ``n_cpus``, else the file's total CPUs, else the largest concurrent allocation of the
-    log (a lower bound of the real machine, stated in the report). CPUs are split by the shares with the
-    largest-remainder rule (ties: organization order); an organization with a positive share gets at least one
-    CPU when there are enough.
+    log (a lower bound of the real machine, stated in the report). When the log allocates more CPUs at once than
+    that count, the pool is the larger value and `Ownership.excess` says where, which jobs and how much. CPUs
+    are split by the shares with the largest-remainder rule (ties: organization order); an organization with a
+    positive share gets at least one CPU when there are enough.
     """
     k = recorded.n_orgs
     peak = peak_allocation(recorded)
@@ -299,13 +312,70 @@ def ownership(recorded: Recorded, shares: str | Path = "equal", n_cpus: int | No
         n_cpus, cpus_how = peak, "the largest concurrent allocation seen in the log (default; pass --cpus)"
     else:
         cpus_how = "--cpus"
-    if n_cpus < peak:
-        raise ConfigError(f"--cpus {n_cpus} is below the {peak} CPUs the log allocates at once; the pool had at "
-                          f"least {peak}")
+    excess = None
+    if n_cpus < peak:  # the stated pool is smaller than what the log ran at once: audit the larger pool, say so
+        excess = allocation_excess(recorded, n_cpus, cpus_how)
+        n_cpus, cpus_how = peak, f"the log's peak allocation, larger than the {excess.limit} of {cpus_how}"
+    elif recorded.max_procs is not None and recorded.max_procs < peak:
+        excess = allocation_excess(recorded, recorded.max_procs, "the log's header (MaxProcs)")
     split = file_cpus if file_cpus is not None and int(file_cpus.sum()) == n_cpus else _largest_remainder(
         weights / total, n_cpus)
     return Ownership(entitled_share=weights / total, cpus=split.astype(np.int64), n_cpus=int(n_cpus),
-                     how=f"{how}; {n_cpus} CPUs: {cpus_how}")
+                     how=f"{how}; {n_cpus} CPUs: {cpus_how}", excess=excess)
+
+
+@dataclass(frozen=True)
+class Excess:
+    """Where the recorded schedule allocates more CPUs at once than a stated pool size (`allocation_excess`).
+
+    Attributes
+    ----------
+    limit, source : the stated size and where it comes from (``--cpus``, the shares file, MaxProcs).
+    peak, peak_time : the largest allocation and the first time it is reached (log seconds).
+    jobs_at_peak : ids of the jobs running then (the widest job alone when it is wider than every overlap).
+    seconds_over, cpu_seconds_over : how long the allocation stays above `limit`, and by how many CPU-seconds.
+    """
+
+    limit: int
+    source: str
+    peak: int
+    peak_time: int
+    jobs_at_peak: tuple[str, ...]
+    seconds_over: int
+    cpu_seconds_over: int
+
+    def sentence(self) -> str:
+        """One line for the report: the excess, the jobs, and the rule applied."""
+        jobs = ", ".join(self.jobs_at_peak[:8]) + (f" and {len(self.jobs_at_peak) - 8} more"
+                                                   if len(self.jobs_at_peak) > 8 else "")
+        return (f"The log allocates up to {self.peak} CPUs at once, {self.peak - self.limit} more than the "
+                f"{self.limit} of {self.source} (above it for {self.seconds_over:,} s, {self.cpu_seconds_over:,} "
+                f"CPU-seconds beyond it; at t = {self.peak_time:,} s jobs {jobs} ran together). The audit uses "
+                f"the larger value, {self.peak} CPUs, split by the shares; to audit exactly {self.limit} CPUs, "
+                "leave out the jobs above (--since/--until) or correct the log.")
+
+
+def allocation_excess(recorded: Recorded, limit: int, source: str) -> Excess:
+    """How the recorded allocation exceeds `limit` CPUs: peak, when, which jobs, for how long, how much."""
+    ran = recorded.started & (recorded.column("run") > 0)
+    start, end, cpus = (recorded.column(c)[ran] for c in ("start", "end", "cpus"))
+    times = np.concatenate([start, end])
+    delta = np.concatenate([cpus, -cpus])
+    order = np.lexsort((delta, times))  # at equal times, ends before starts
+    times, level = times[order], np.cumsum(delta[order])
+    spans = np.diff(times, append=times[-1]) if times.size else np.zeros(0, dtype=np.int64)
+    over = np.clip(level - limit, 0, None)
+    peak_overlap = int(level.max()) if level.size else 0
+    widest = int(np.argmax(recorded.column("cpus") * recorded.started))
+    if peak_overlap >= int(recorded.column("cpus")[widest]) and level.size:
+        at = int(times[int(np.argmax(level))])
+        running = np.flatnonzero(ran)[(start <= at) & (end > at)]
+    else:
+        at, running = int(recorded.column("start")[widest]), np.array([widest])
+    ids = recorded.column("job_id")[running]
+    return Excess(limit=int(limit), source=source, peak=peak_allocation(recorded), peak_time=at,
+                  jobs_at_peak=tuple(str(i) for i in ids), seconds_over=int(spans[over > 0].sum()),
+                  cpu_seconds_over=int((over * spans).sum()))
 
 
 def _cpu_seconds(recorded: Recorded) -> np.ndarray:

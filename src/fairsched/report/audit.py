@@ -80,7 +80,10 @@ def audit_json(result: AuditResult, outputs: dict[str, Path] | None = None) -> d
     shapley: dict[str, Any] = {"method": shap.method}
     if shap.method == "sampled":
         shapley |= {"samples": shap.n_samples, "confidence": 0.95, "interval": {
-            org: [float(lo), float(hi)] for org, lo, hi in zip(result.orgs["org"], shap.low, shap.high, strict=True)}}
+            org: [float(lo), float(hi)] for org, lo, hi in zip(result.orgs["org"], shap.low, shap.high, strict=True)},
+            "note": "sampled values: the gaps need not sum to zero; gap_rel_low/gap_rel_high bound gap_rel"}
+    elif shap.method == "none":
+        shapley["note"] = "one organization: nothing to share, no game played"
     else:
         shapley["exact"] = {org: str(value) for org, value in zip(result.orgs["org"], shap.exact, strict=True)}
     summary = {k: v for k, v in result.summary.items()
@@ -141,11 +144,17 @@ def audit_page(result: AuditResult, command: str) -> Report:
     """The report.html content: verdicts, tables, figures."""
     orgs, s = result.orgs, result.summary
     tables = [
-        Table("Sharing incentive: alone on its own CPUs (reference scheduler) against the pool (recorded)",
-              ("org", "ψ alone", "ψ pool", "mean wait alone (s)", "mean wait pool (s)", "mean bounded slowdown alone",
-               "mean bounded slowdown pool", "better off alone", "jobs too wide to run alone"),
-              _rows(orgs, ("org", "alone_psi", "psi", "alone_mean_wait", "pool_mean_wait", "alone_mean_bsld",
-                           "pool_mean_bsld", "better_alone", "alone_jobs_too_wide"))),
+        Table("Sharing incentive: alone on its own CPUs against the pool, both replayed by the reference scheduler "
+              "(recorded figures beside)",
+              ("org", "ψ alone", "ψ pool (replayed)", "ψ pool, jobs that fit alone (replayed)", "ψ pool (recorded)",
+               "ψ pool, jobs that fit alone (recorded)",
+               "mean wait alone (s)", "mean wait pool, replayed (s)", "mean wait pool, recorded (s)",
+               "better off alone", "better off alone, jobs that fit", "jobs too wide to run alone"),
+              _rows(orgs, ("org", "alone_psi", "replay_psi", "replay_psi_fit", "psi", "psi_fit", "alone_mean_wait",
+                           "replay_mean_wait", "pool_mean_wait", "better_alone", "better_alone_fit",
+                           "alone_jobs_too_wide")),
+              note="Alone and pool are measured in the same world (the replay); the recorded schedule ran on "
+                   "nodes with memory limits the replay ignores. " + (s.get("cpus_excess_text") or "")),
         Table("Organizations and their members", ("org", "members", "jobs", "never started", "CPUs owned"),
               _rows(orgs, ("org", "members", "jobs", "jobs_never_started", "cpus"))),
         Table("Usage against entitlement", ("org", "CPU-seconds", "usage share", "entitled share", "ratio",
@@ -155,9 +164,14 @@ def audit_page(result: AuditResult, command: str) -> Report:
               note=f"Half-life {result.meta['half_life']:g} s. Jain's index of usage/entitlement "
                    f"{s['jain_usage_ratio']:.4f}, Gini {s['gini_usage_ratio']:.4f}."),
         Table("Utility against Shapley contribution", ("org", "ψ (recorded)", "φ", "φ 95% low", "φ 95% high",
-                                                      "gap (ψ−φ)/p_tot (s per unit of work)"),
-              _rows(orgs, ("org", "psi", "phi", "phi_low", "phi_high", "gap")),
-              note=f"Shapley values {result.shapley.method}; v(N) = {s['v_grand']}, Σφ = {s['sum_phi']:.6g}; "
+                                                      "fair ψ = φ·Σψ/v(N)", "ψ/fair ψ − 1", "95% low", "95% high",
+                                                      "verdict", "gap (ψ − fair ψ)/p_tot (s per unit of work)"),
+              _rows(orgs, ("org", "psi", "phi", "phi_low", "phi_high", "fair_psi", "gap_rel", "gap_rel_low",
+                           "gap_rel_high", "subsidy", "gap")),
+              note=f"Shapley values {result.shapley.method}" + ("" if result.shapley.method != "sampled" else
+                                                                " (the gaps need not sum to zero; an organization "
+                                                                "whose interval holds 0 is called neither)")
+                   + f"; v(N) = {s['v_grand']}, Σφ = {s['sum_phi']:.6g}; "
                    f"Δψ/p_tot = {s['delta_psi_over_ptot']:.6g} s against {s['fair_utilities']}. Jain's index of "
                    f"ψ/φ {s['jain_psi_phi']:.4f}, Gini {s['gini_psi_phi']:.4f}."),
         Table("Fair start times (JSSPP'05) and resource equality",
@@ -171,11 +185,9 @@ def audit_page(result: AuditResult, command: str) -> Report:
                     + (f"{s['memory_capacity_mb']:,.0f} MB (largest concurrent allocation)"
                        if s["memory_capacity_mb"] else "none in the log (CPU shares only)") + ".")),
     ]
-    notes = [*result.verdicts[1:], f"Reference scheduler: {s['reference_scheduler']}.",
-             f"Ownership: {s['cpus_how']}.",
-             f"Jobs read {s['jobs_read']:,}, used {s['jobs_used']:,}; skipped: "
-             + (", ".join(f"{k}: {v:,}" for k, v in s["skipped"].items()) or "none") + "."]
-    return Report(title="fairsched audit", command=command, summary=result.verdicts[0],
+    notes = [*result.verdicts[2:], f"Reference scheduler: {s['reference_scheduler']}.",
+             f"Ownership: {s['cpus_how']}."]
+    return Report(title="fairsched audit", command=command, summary=" ".join(result.verdicts[:2]),
                   config={k: v for k, v in result.meta.items() if v is not None}, tables=tables,
                   figures=_figures(result), notes=notes, files=[f for f in FILES if f != "report.html"])
 
@@ -259,10 +271,12 @@ def audit_renderable(result: AuditResult) -> Any:
     from rich.text import Text
 
     table = RichTable(title="fairsched audit")
-    columns = (("org", "org", "{}"), ("members", "members", "{}"), ("jobs", "jobs", "{:,}"),
-               ("usage/entitled", "usage_ratio", "{:.3g}"), ("F", "fairshare_factor", "{:.3g}"),
-               ("(ψ−φ)/p_tot (s)", "gap", "{:+.4g}"), ("wait alone (s)", "alone_mean_wait", "{:,.0f}"),
-               ("wait pool (s)", "pool_mean_wait", "{:,.0f}"), ("better alone", "better_alone", "{}"))
+    columns = (("org", "org", "{}"), ("jobs", "jobs", "{:,}"), ("usage/entitled", "usage_ratio", "{:.3g}"),
+               ("F", "fairshare_factor", "{:.3g}"), ("vs fair ψ", "gap_rel", "{:+.2%}"), ("subsidy", "subsidy", "{}"),
+               ("wait alone (s)", "alone_mean_wait", "{:,.0f}"), ("wait pool, replay (s)", "replay_mean_wait",
+                                                                  "{:,.0f}"),
+               ("wait pool, log (s)", "pool_mean_wait", "{:,.0f}"), ("alone better", "better_alone", "{}"),
+               ("… for jobs that fit", "better_alone_fit", "{}"))
     for title, _, _ in columns:
         table.add_column(title, justify="left" if title in ("org", "members") else "right")
     for row in result.orgs.to_dict(orient="records"):

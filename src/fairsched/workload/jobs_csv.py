@@ -12,12 +12,14 @@ the SWF numeric ids.
 Rules: times are seconds (floats are rounded to the nearest second, counted); a job with ``final_state``
 ``REJECTED`` or a negative / empty ``starting_time`` never started (``wait_time = run_time = -1``), counted; the
 requested time is the user's estimate (``-1`` or empty: none). A malformed value raises
-``FILE:LINE: field NAME: problem``; ``skip_bad_records=True`` drops and counts such rows.
+``FILE:LINE: field NAME: problem``; ``skip_bad_records=True`` drops and counts such rows. The file may be
+gzip-compressed (recognised by its magic bytes; `fairsched.workload.files`).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 from collections import Counter
 from pathlib import Path
 
@@ -25,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import InputError
+from fairsched.workload.files import read_bytes
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.schema import (
     ACCOUNTING_KEYS,
@@ -64,11 +67,8 @@ def read_jobs_csv(path: str | Path, *, skip_bad_records: bool = False) -> Worklo
     [['w0!1', 'w0', 5.0, 50.0, 2], ['w1!2', 'w1', -1.0, -1.0, 1]]
     """
     path = Path(path)
-    try:
-        with open(path, newline="", encoding="utf-8", errors="replace") as handle:
-            rows = list(csv.reader(handle))
-    except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror or exc})", path=path) from exc
+    text = read_bytes(path).decode("utf-8", errors="replace")  # gzip or plain (fairsched.workload.files)
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     if not rows:
         raise InputError("empty file: no jobs.csv header line", path=path, line=1)
     names = [name.strip() for name in rows[0]]

@@ -38,11 +38,19 @@ memory ``2800Mc`` / ``500000Mn`` /     per CPU x CPUs / per node x nodes / the j
 a ``|`` inside a free-text field       too many fields: the extra ``|`` are given back to the free-text
 (``JobName``, ``Constraints``,         columns (`FREE_TEXT_FIELDS`) in every possible way, and the split is
 ``SubmitLine``, ...)                   kept when every typed column then holds a valid value (times, ints,
-                                       durations, ids, states, TRES, memory) and all such splits agree on
-                                       the fields read; otherwise the line is reported; `NOTE_PIPE`
+                                       durations, ids, states, TRES, memory; ``NCPUS`` = ``AllocCPUS``) and
+                                       all such splits agree on the fields read; otherwise (or beyond
+                                       20,000 valid splits) the line is reported; `NOTE_PIPE`. ``Cluster``
+                                       (untyped) is taken from a split naming a cluster read without doubt
 a free-text field spanning lines       too few fields: the next lines are joined (with ``\\n``) until the
 (multi-line ``SubmitLine``)            header's count is reached; the record keeps its first line number
-the same job id twice                  kept (``sacct -D`` lists every run of a requeued job); `NOTE_DUPLICATE`
+the same job twice: one job per        records of one (``Cluster``, ``JobIDRaw``, ``Submit``) with the same
+(Cluster, JobIDRaw, Submit)            start are copies of one run (a dump concatenated twice, a federated
+                                       cluster): one is kept (the longest run time), the others dropped and
+                                       counted `SKIP_DUPLICATE`; with different starts they are the runs of
+                                       a requeued job (``sacct -D``): the last run is kept, the earlier ones
+                                       (and a never-started record beside a run) counted `SKIP_REQUEUE`.
+                                       ``JobID`` stands in for a missing ``JobIDRaw``, "" for ``Cluster``
 =====================================  ====================================================================
 
 Times (``2021-02-11T22:36:19``) are read as given, without a time zone: only differences matter. The earliest
@@ -53,10 +61,9 @@ A record that breaks a rule raises `InputError` ``FILE:LINE: field NAME: problem
 
 from __future__ import annotations
 
-import gzip
-import itertools
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -65,6 +72,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import InputError
+from fairsched.workload.files import read_bytes
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.schema import (
     ACCOUNTING_KEYS,
@@ -77,13 +85,15 @@ from fairsched.workload.schema import (
 )
 
 __all__ = ["FREE_TEXT_FIELDS", "NOTE_ARRAY", "NOTE_NEVER_STARTED", "NOTE_NO_LIMIT", "NOTE_PIPE", "NOTE_RUNNING",
-           "SKIP_REASONS", "SKIP_STEP", "is_sacct_header", "read_sacct"]
+           "SKIP_DUPLICATE", "SKIP_REASONS", "SKIP_REQUEUE", "SKIP_STEP", "is_sacct_header", "read_sacct"]
 
 SKIP_STEP = "job step (export with sacct -X)"
+SKIP_DUPLICATE = "duplicate record of a job run (same Cluster, JobIDRaw, Submit and Start)"
+SKIP_REQUEUE = "earlier run of a requeued job (same Cluster, JobIDRaw and Submit; the last run is kept)"
 REASON_FIELD_COUNT = "wrong field count"
 REASON_VALUE = "malformed value"
 REASON_MISSING = "missing value"
-SKIP_REASONS = (SKIP_STEP, REASON_FIELD_COUNT, REASON_VALUE, REASON_MISSING)
+SKIP_REASONS = (SKIP_STEP, SKIP_DUPLICATE, SKIP_REQUEUE, REASON_FIELD_COUNT, REASON_VALUE, REASON_MISSING)
 
 NOTE_ARRAY = "array job elements (JobID A_B)"
 NOTE_NEVER_STARTED = "never started (Start Unknown/None or NodeList 'None assigned')"
@@ -93,7 +103,6 @@ NOTE_PIPE = "'|' inside a free-text field, recovered from the typed columns"
 NOTE_MULTILINE = "record spanning several lines, joined"
 NOTE_CPUS_FROM_TRES = "CPUs from AllocTRES cpu="
 NOTE_CANCELLED_BY = "State 'CANCELLED by N' read as CANCELLED"
-NOTE_DUPLICATE = "job id seen before (kept: sacct -D lists every run of a requeued job)"
 
 FREE_TEXT_FIELDS = frozenset({"jobname", "constraints", "submitline", "comment", "admincomment",
                               "systemcomment", "workdir", "container", "reservation", "wckey", "extra",
@@ -165,7 +174,8 @@ class _Reader:
     notes: Counter = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     n_records: int = 0
-    seen: set[str] = field(default_factory=set)
+    keys: list[tuple[str, str, int]] = field(default_factory=list)  # (Cluster, JobIDRaw, Submit) of each row
+    clusters: set[str] = field(default_factory=set)  # Cluster values read without doubt
 
     def __post_init__(self) -> None:
         for i, name in enumerate(self.names):
@@ -193,10 +203,38 @@ class _Reader:
         if row is None:
             self.skipped[SKIP_STEP] += 1
             return
-        if row[0] in self.seen:
-            self.notes[NOTE_DUPLICATE] += 1
-        self.seen.add(row[0])
+        self.keys.append((self._key(fields, ("cluster",)), self._key(fields, ("jobidraw", "jobid")), row[1]))
         self.rows.append((line, *row))
+
+    def merged_rows(self) -> list[tuple]:
+        """One row per (Cluster, JobIDRaw, Submit): the last run of a requeued job, one copy of a repeated record.
+
+        Records of one key with the same start are copies of one run (a dump concatenated twice, federated
+        clusters listing it twice, or variants differing only in fields not read): the one with the longest run
+        time is kept (ties: the first in the file), the others are counted as `SKIP_DUPLICATE`. Distinct starts
+        are the runs of a requeued job (``sacct -D``): the latest start is kept, the earlier runs (and a record
+        that never started, when another one did) are counted as `SKIP_REQUEUE`.
+        """
+        groups: dict[tuple[str, str, int], list[int]] = {}
+        for i, key in enumerate(self.keys):
+            groups.setdefault(key, []).append(i)
+        kept = []
+        for members in groups.values():
+            runs: dict[int, int] = {}  # start (-1: never started) -> row kept for that run
+            for i in members:
+                _, _, submit, wait, run = self.rows[i][:5]
+                start = submit + wait if wait >= 0 else -1
+                best = runs.get(start)
+                if best is not None:
+                    self.skipped[SKIP_DUPLICATE] += 1
+                    if run <= self.rows[best][4]:
+                        continue
+                runs[start] = i
+            last = max(runs)
+            if len(runs) > 1:
+                self.skipped[SKIP_REQUEUE] += len(runs) - 1
+            kept.append(runs[last])
+        return [self.rows[i] for i in sorted(kept)]
 
     def _split(self, text: str) -> list[str]:
         fields = text.split("|")
@@ -205,21 +243,59 @@ class _Reader:
             raise _Problem("count", f"{len(fields)} fields, the header names {len(self.names)} (a truncated record?)",
                            REASON_FIELD_COUNT)
         if extra == 0:
+            if "cluster" in self.index:
+                self.clusters.add(fields[self.index["cluster"]])
             return fields
-        candidates = {}
-        ways = itertools.combinations_with_replacement(self.free, extra)
-        for chosen in itertools.islice(ways, _MAX_EXTRA_SPLITS):
-            split = _regroup(fields, Counter(chosen), len(self.names))
-            if all(_valid(name, split[i]) for i, name in self.typed):
-                candidates[tuple(split[i] for i in self.wanted)] = split
+        candidates: dict[tuple[str, ...], list[list[str]]] = {}  # fields read -> the splits giving them
+        for n_splits, split in enumerate(self._valid_splits(fields), start=1):
+            if n_splits > _MAX_EXTRA_SPLITS:
+                raise _Problem("count", f"{len(fields)} fields, the header names {len(self.names)}; more than "
+                               f"{_MAX_EXTRA_SPLITS:,} readings of the extra '|' fit the typed columns",
+                               REASON_FIELD_COUNT)
+            candidates.setdefault(tuple(split[i] for i in self.wanted), []).append(split)
         if len(candidates) == 1:
             self.notes[NOTE_PIPE] += 1
-            return next(iter(candidates.values()))
+            splits = next(iter(candidates.values()))
+            # Cluster is untyped, so the readings may disagree on it: prefer one naming a cluster already seen.
+            cluster = self.index.get("cluster")
+            if cluster is None:
+                return splits[0]
+            names = {split[cluster] for split in splits}
+            if len(names) == 1:
+                self.clusters |= names
+            return next((split for split in splits if split[cluster] in self.clusters), splits[0])
         why = ("no way of reading the extra '|' as part of a free-text field "
                f"({', '.join(self.names[i] for i in self.free) or 'the header has none'}) gives valid values"
                if not candidates else f"{len(candidates)} different readings fit the typed columns")
         raise _Problem("count", f"{len(fields)} fields, the header names {len(self.names)}; {why}",
                        REASON_FIELD_COUNT)
+
+    def _valid_splits(self, fields: list[str]) -> Iterator[list[str]]:
+        """Every way of giving the extra pieces of `fields` to the free-text columns that leaves a valid value in
+        each typed column (depth-first, free-text columns taking as few pieces as possible first)."""
+        n, n_pieces = len(self.names), len(fields)
+        free, kinds = set(self.free), [name.lower() for name in self.names]
+        values: list[str] = []
+
+        def walk(column: int, piece: int) -> Iterator[list[str]]:
+            if column == n:
+                if piece == n_pieces and self._consistent(values):
+                    yield list(values)
+                return
+            spare = n_pieces - piece - (n - column)  # pieces beyond one per remaining column
+            for take in range(1, spare + 2) if column in free else (1,):
+                value = "|".join(fields[piece:piece + take])
+                if column in free or _valid(kinds[column], value):
+                    values.append(value)
+                    yield from walk(column + 1, piece + take)
+                    values.pop()
+
+        yield from walk(0, 0)
+
+    def _consistent(self, values: list[str]) -> bool:
+        """Cross-field rule of a reading: ``NCPUS`` and ``AllocCPUS`` are the same count when both are given."""
+        ncpus, alloc = self.index.get("ncpus"), self.index.get("alloccpus")
+        return ncpus is None or alloc is None or "" in (values[ncpus], values[alloc]) or values[ncpus] == values[alloc]
 
     def _get(self, fields: list[str], *names: str) -> tuple[str, str] | None:
         """(name, value) of the first of `names` present in the header with a non-empty value."""
@@ -358,7 +434,7 @@ class _Reader:
     def workload(self) -> Workload:
         columns = ("line", JOB_ID, "submit", "wait_time", "run_time", PROCESSORS, "requested_time", "status",
                    "state", MEMORY_MB, "user_id", "group_id", *ACCOUNTING_KEYS)
-        raw = pd.DataFrame.from_records(self.rows, columns=columns)
+        raw = pd.DataFrame.from_records(self.merged_rows(), columns=columns)
         origin = int(raw["submit"].min()) if len(raw) else 0
         raw = raw.sort_values(["submit", "line"], kind="stable").reset_index(drop=True)
         n = len(raw)
@@ -391,16 +467,6 @@ _WANTED = frozenset({"jobid", "jobidraw", "submit", "start", "end", "elapsed", "
 _KEY_COLUMNS = (("account",), ("user",), ("group",), ("partition",), ("qos",))  # ACCOUNTING_KEYS, queue = QOS
 _STATUS = {"COMPLETED": 1, "CANCELLED": 5, "FAILED": 0, "TIMEOUT": 0, "NODE_FAIL": 0, "OUT_OF_MEMORY": 0,
            "BOOT_FAIL": 0, "DEADLINE": 0, "PREEMPTED": 0}
-
-
-def _regroup(fields: list[str], extra: Counter, n_names: int) -> list[str]:
-    """Give free-text column i ``extra[i]`` more of the split pieces (joined back with '|')."""
-    out, pos = [], 0
-    for i in range(n_names):
-        take = 1 + extra.get(i, 0)
-        out.append("|".join(fields[pos:pos + take]))
-        pos += take
-    return out
 
 
 def _duration(text: str) -> int | None:
@@ -463,12 +529,7 @@ def read_sacct(path: str | Path, *, skip_bad_records: bool = False) -> Workload:
     {'job step (export with sacct -X)': 1}
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read ({exc.strerror or exc})", path=path) from exc
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
+    raw = read_bytes(path)  # gzip or plain; a damaged file is one InputError (fairsched.workload.files)
     lines = raw.decode("utf-8", errors="replace").splitlines()
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:

@@ -79,10 +79,9 @@ from __future__ import annotations
 
 import gzip
 import re
-import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
@@ -92,6 +91,7 @@ import numpy as np
 from fairsched._io import atomic_write
 from fairsched.errors import ConfigError, InputError
 from fairsched.workload._swf_scan import _COMMENT, _DATA, _SUSPECT, ChunkScan
+from fairsched.workload.files import open_binary
 from fairsched.workload.model import ReadReport, Workload, WorkloadColumns
 from fairsched.workload.schema import (
     MISSING,
@@ -138,7 +138,6 @@ SKIP_REASONS: tuple[str, ...] = (REASON_FIELD_COUNT, REASON_NOT_UTF8, REASON_NON
 MAX_FIRST_PROBLEMS = 20
 _CHUNK_BYTES = 1 << 22  # 4 MB: per-line bookkeeping stays below 70 MB even for a file of blank lines
 _WRITE_ROWS = 100_000  # lines formatted per write: bounded memory for big traces
-_GZIP_MAGIC = b"\x1f\x8b"
 _MAX_EXACT_INT = 2.0**53  # float64 holds every integer below this exactly
 _SUBMIT = SWF_FIELDS.index("submit_time")
 _INT_COLUMNS = np.array([j for j, name in enumerate(SWF_FIELDS) if name not in SWF_FLOAT_FIELDS])
@@ -218,39 +217,18 @@ def read_swf_columns(path: str | Path, *, skip_bad_records: bool = False) -> Wor
 
 def _read(path: str | Path, skip_bad_records: bool, scan: Callable[[bytes], ChunkScan]) -> WorkloadColumns:
     reader = _Reader(path=str(path), skip_bad_records=skip_bad_records, scan=scan)
-    with _open_binary(path) as stream:
+    with open_binary(path) as stream:  # a damaged gzip stream: one InputError (fairsched.workload.files)
         first_line = 1
-        for chunk in _iter_chunks(stream, str(path)):
+        for chunk in _iter_chunks(stream):
             first_line += reader.read_chunk(chunk, first_line)
     return reader.columns()
 
 
-@contextmanager
-def _open_binary(path: str | Path) -> Iterator[IO[bytes]]:
-    """Open `path` for binary reading, through gzip when it starts with the gzip magic bytes."""
-    try:
-        raw = open(path, "rb")  # noqa: SIM115 -- closed below, after the caller is done
-    except OSError as exc:
-        raise InputError(f"cannot open the file: {exc.strerror or exc}. Check the path and permissions.",
-                         path=path) from exc
-    try:
-        is_gzip = raw.read(2) == _GZIP_MAGIC
-        raw.seek(0)
-        with gzip.GzipFile(fileobj=raw, mode="rb") if is_gzip else raw as stream:
-            yield stream
-    finally:
-        raw.close()
-
-
-def _iter_chunks(stream: IO[bytes], where: str) -> Iterator[bytes]:
+def _iter_chunks(stream: IO[bytes]) -> Iterator[bytes]:
     """Blocks of about `_CHUNK_BYTES` that end at a line break (the last one may not)."""
     pending = bytearray()  # grows in place, so that even one enormous line is read in linear time
     while True:
-        try:
-            block = stream.read(_CHUNK_BYTES)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"cannot decompress the gzip data ({exc}); the file looks truncated or corrupted. "
-                             "Download it again or check it with `gzip -t`.", path=where) from exc
+        block = stream.read(_CHUNK_BYTES)
         if not block:
             break
         cut = block.rfind(b"\n") + 1
