@@ -1,0 +1,176 @@
+"""What ``fairsched whatif`` needs before it replays anything: its flags parsed, the policies checked against
+this build, and the entitled shares (from ``--shares`` as in ``audit``, or from an association tree).
+
+* `parse_duration` (``7d``, ``5min``, ``300``) and `parse_weights` (``fairshare=10000,age=1000,jobsize=0``, Slurm's
+  ``PriorityWeight*``) turn the flags into numbers; a bad value is one `ConfigError` naming the flag.
+* `check_policies`: every name of ``--policies`` is ``recorded`` or a queue order this build registers; anything
+  else (a Slurm order before it lands, a typo) is one `UnknownPolicyError` listing the available names — never a
+  silent skip. `check_backfill` does the same for ``--backfill``.
+* `tree_shares`: each organization's entitled share from a TREE CSV / sshare dump / sacctmgr dump
+  (`fairsched.workload.sshare.read_share_tree`): the classic normalized shares (the product of shares / siblings'
+  shares down the path: the part of the whole machine the association is promised). An account of the log absent
+  from the tree is added under ``root`` with raw shares 1 (sacctmgr's default ``Fairshare=1`` for an association
+  created without one) and reported; the shares are then renormalized over the organizations of the log.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from fairsched.errors import ConfigError, UnknownPolicyError
+
+RECORDED = "recorded"
+DEFAULT_TREE_SHARES = 1  # sacctmgr's Fairshare= default for an association created without one
+_UNITS = {"": 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86400, "day": 86400,
+          "w": 7 * 86400, "week": 7 * 86400}
+_DURATION = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-z]*)\s*$")
+WEIGHT_KEYS = {"age": "weight_age", "fairshare": "weight_fairshare", "jobsize": "weight_job_size",
+               "partition": "weight_partition", "qos": "weight_qos"}
+DEFAULT_WEIGHTS = "fairshare=10000,age=1000,jobsize=0"
+TREE_ORG_BY = ("account", "user")
+
+
+def parse_duration(text: str | float, flag: str) -> float:
+    """Seconds from ``300``, ``30s``, ``5min`` / ``5m``, ``12h``, ``7d``, ``2w`` (> 0).
+
+    >>> parse_duration("7d", "--half-life"), parse_duration("5min", "--calc-period"), parse_duration(90, "x")
+    (604800.0, 300.0, 90.0)
+    """
+    if isinstance(text, int | float) and not isinstance(text, bool):
+        seconds = float(text)
+    else:
+        match = _DURATION.match(str(text).lower())
+        if match is None or match.group(2) not in _UNITS:
+            raise ConfigError(f"{flag} {text!r}: expected a duration such as 300, 30s, 5min, 12h, 7d or 2w")
+        seconds = float(match.group(1)) * _UNITS[match.group(2)]
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ConfigError(f"{flag} {text!r}: expected a positive duration")
+    return seconds
+
+
+def parse_weights(text: str) -> dict[str, int]:
+    """Slurm's ``PriorityWeight*`` from ``fairshare=10000,age=1000,jobsize=0`` (keys: age, fairshare, jobsize,
+    partition, qos; integers >= 0; keys left out are 0, Slurm's default).
+
+    >>> parse_weights("fairshare=10000, age=1000")
+    {'age': 1000, 'fairshare': 10000, 'jobsize': 0, 'partition': 0, 'qos': 0}
+    """
+    weights = dict.fromkeys(WEIGHT_KEYS, 0)
+    for item in (part.strip() for part in str(text).split(",")):
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in WEIGHT_KEYS:
+            raise ConfigError(f"--weights {text!r}: expected KEY=INTEGER items with KEY among "
+                              f"{', '.join(WEIGHT_KEYS)} (e.g. {DEFAULT_WEIGHTS})")
+        try:
+            weights[key] = int(value.strip())
+        except ValueError:
+            raise ConfigError(f"--weights {text!r}: {key}={value.strip()!r} is not an integer") from None
+        if weights[key] < 0:
+            raise ConfigError(f"--weights {text!r}: {key} must be >= 0")
+    return weights
+
+
+def available_policies() -> list[str]:
+    """``recorded`` and every queue order this build registers, by code (``fcfs, sjf, lxf, drf, ...``)."""
+    from fairsched.backfill.policies import order_names
+
+    return [RECORDED, *order_names()]
+
+
+def default_policies() -> tuple[str, ...]:
+    """``recorded``, ``fcfs`` and every ticked (fair-share) order this build registers."""
+    from fairsched.backfill.policies import order_names
+
+    return (RECORDED, "fcfs", *order_names(ticked=True))
+
+
+def check_policies(names: Sequence[str]) -> tuple[str, ...]:
+    """The policies of ``--policies``, lower-cased, each checked (module docstring); duplicates refused."""
+    available = available_policies()
+    chosen = tuple(name.strip().lower() for name in names if name.strip())
+    if not chosen:
+        raise ConfigError(f"--policies is empty; choose among: {', '.join(available)}")
+    for name in chosen:
+        if name not in available:
+            raise UnknownPolicyError(f"--policies: {name!r} is not available in this build; available: "
+                                     f"{', '.join(available)}")
+    repeated = sorted({name for name in chosen if chosen.count(name) > 1})
+    if repeated:
+        raise ConfigError(f"--policies names {', '.join(repeated)} twice")
+    return chosen
+
+
+def check_backfill(name: str) -> str:
+    """The backfilling rule of ``--backfill`` (one of the registered rules, by name)."""
+    from fairsched.backfill.policies import backfill_names
+
+    available = backfill_names()
+    key = name.strip().lower().replace("_", "-")
+    if key not in available:
+        raise UnknownPolicyError(f"--backfill {name!r} is not available in this build; available: "
+                                 f"{', '.join(available)}")
+    return key
+
+
+@dataclass(frozen=True)
+class TreeShares:
+    """Entitled shares from an association tree.
+
+    Attributes
+    ----------
+    weights : (k,) float64, each organization's normalized share of the machine in the tree (sums to <= 1
+        before renormalization over the log's organizations).
+    defaulted : the organizations of the log the tree does not name (given `DEFAULT_TREE_SHARES` under root).
+    tree : the tree used, with the defaulted accounts added.
+    how : one sentence for the report.
+    """
+
+    weights: np.ndarray
+    defaulted: tuple[str, ...]
+    tree: object
+    how: str
+
+
+def tree_shares(path: str | Path, orgs: Sequence[str], org_by: str) -> TreeShares:
+    """Each organization's entitled share from the tree in `path` (module docstring).
+
+    Raises `ConfigError` unless organizations are accounts or users (``--org-by account|user``), and
+    `InputError` (``FILE:LINE: ...``) for a bad tree.
+    """
+    from fairsched.fairshare import classic
+    from fairsched.workload.share_tree import ROOT, Association, share_tree
+    from fairsched.workload.sshare import read_share_tree
+
+    if org_by not in TREE_ORG_BY:
+        raise ConfigError(f"--tree gives the shares of accounts and users; organizations formed by --org-by "
+                          f"{org_by} cannot be found in it (use --org-by account or user, or --shares)")
+    tree = read_share_tree(path)
+    users = org_by == "user"
+    named = {a.user if users else a.account for a in tree.associations if a.is_user == users}
+    defaulted = tuple(o for o in orgs if o not in named)
+    if defaulted:
+        extra = [Association(ROOT, o, shares=DEFAULT_TREE_SHARES) if users else
+                 Association(o, parent=ROOT, shares=DEFAULT_TREE_SHARES) for o in defaulted]
+        tree = share_tree([*tree.associations, *extra], source=tree.source)
+    norm = classic(tree).rows
+    weights = np.zeros(len(orgs))
+    index = {o: u for u, o in enumerate(orgs)}
+    for a, row in zip(tree.associations, norm, strict=True):
+        key = a.user if users else a.account
+        if a.is_user == users and key in index:
+            weights[index[key]] += row.norm_shares   # a user in several accounts: the sum of its associations
+    how = f"shares from the association tree {path} (classic normalized shares, renormalized over the log's " \
+          "organizations)"
+    if defaulted:
+        how += (f"; {len(defaulted)} organization(s) of the log not in the tree get the default share "
+                f"(Fairshare={DEFAULT_TREE_SHARES} under root): {', '.join(defaulted)}")
+    return TreeShares(weights, defaulted, tree, how)
