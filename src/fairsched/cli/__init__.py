@@ -1,5 +1,5 @@
-"""Command line: ``compare``, ``audit``, ``fairshare``, ``trace info|fetch``, ``backfill``, ``unfairness re|fst``,
-``mosp``, ``openshop``, ``replicate ...``, ``sweep``, ``results``.
+"""Command line: ``compare``, ``audit``, ``whatif``, ``fairshare``, ``trace info|fetch``, ``backfill``,
+``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``sweep``, ``results``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag), in one module per command
 group, imported below by name (no auto-discovery; the import order is the order of ``fairsched --help``):
@@ -16,7 +16,7 @@ How to add a command: docs/contributing.md, "How to add a command".
 
 # The order of `fairsched --help` (commands, then the groups trace, unfairness, replicate): each module registers
 # its commands on import.
-from fairsched.cli import compare, audit, fairshare, trace, backfill, mosp, openshop, sweep, replicate  # noqa: F401  # isort: skip
+from fairsched.cli import compare, audit, whatif, fairshare, trace, backfill, mosp, openshop, sweep, replicate  # noqa: F401  # isort: skip
 from fairsched.cli._app import app, main
 
 __all__ = ["app", "main"]
