@@ -184,3 +184,40 @@ def test_durations_weights_and_conflicting_flags() -> None:
                        ({"policies": ("fcfs", "fcfs")}, "names fcfs twice")):
         with pytest.raises(ConfigError, match=match):
             WhatifConfig(log=TINY, **bad)
+
+
+# -- the Slurm orders --------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def slurm_micro():
+    from fairsched.backfill.policies import order_names
+
+    if "slurm-fair-tree" not in order_names():
+        pytest.skip("this build has no Slurm orders")
+    return run_whatif(WhatifConfig(log=trace_path(MICRO), policies=("fcfs", "slurm-fair-tree", "slurm-classic"),
+                                   tree=DATA / "micro_tree.csv", fst_sample=1))
+
+
+def test_slurm_orders_with_zero_weights_are_fcfs() -> None:
+    """Every priority is then 1 (Slurm's floor): ties go by submission, as FCFS."""
+    result = run_whatif(WhatifConfig(log=trace_path(MICRO), policies=("fcfs", "slurm-fair-tree", "slurm-classic"),
+                                     weights="fairshare=0,age=0,jobsize=0", fst_sample=1))
+    starts = {p: part["start"].tolist() for p, part in result.jobs.groupby("policy")}
+    assert starts["slurm-fair-tree"] == starts["fcfs"] and starts["slurm-classic"] == starts["fcfs"]
+    assert any("raw shares [1, 1]" in note for note in result.notes)
+
+
+def test_slurm_orders_serve_the_account_under_its_share_first(slurm_micro) -> None:
+    """account1 used 62% of the CPU time against a 50% share: its fair-share factor falls, account2 goes first."""
+    for policy in ("slurm-fair-tree", "slurm-classic"):
+        assert _org(slurm_micro, policy, "account2")["mean_wait"] < _org(slurm_micro, "fcfs", "account2")["mean_wait"]
+        assert _org(slurm_micro, policy, "account1")["mean_wait"] > _org(slurm_micro, "fcfs", "account1")["mean_wait"]
+
+
+def test_slurm_orders_use_the_users_of_the_tree(slurm_micro, tmp_path: Path) -> None:
+    # the tree of the micro cluster names every (account, user) of the log: nothing added
+    assert not any("association(s) of the log not in the tree" in note for note in slurm_micro.notes)
+    tree = tmp_path / "accounts.csv"
+    tree.write_text("account,user,parent,shares,raw_usage\naccount1,,root,100,\naccount2,,root,100,\n")
+    result = run_whatif(WhatifConfig(log=trace_path(MICRO), policies=("slurm-fair-tree",), tree=tree, fst_sample=1))
+    assert any(note.startswith("Slurm orders: 5 (account, user) association(s) of the log not in the tree were "
+                               "added with the default share (Fairshare=1)") for note in result.notes)

@@ -100,6 +100,9 @@ class WhatifConfig:
             raise ConfigError(f"--org-by {self.org_by!r}: choose one of {', '.join(log.ORG_BY)}")
         if self.tree is not None and str(self.shares) != "equal":
             raise ConfigError("--tree and --shares both give the entitled shares; pass one of them")
+        if self.tree is not None and self.org_map is not None:
+            raise ConfigError("--tree names accounts and users; with --org-map the organizations are other names. "
+                              "Pass one of them")
         if self.cpus is not None and self.cpus < 1:
             raise ConfigError(f"--cpus {self.cpus}: expected a positive number of CPUs")
         if not 0 <= self.exact_up_to <= 20:
@@ -149,7 +152,8 @@ def run_whatif(config: WhatifConfig, *, progress: Progress | None = None) -> Wha
     org_by = config.org_by or log.default_org_by(fmt)
     recorded = log.recorded_jobs(workload, fmt, org_by=org_by, org_map=config.org_map, since=config.since,
                                  until=config.until, skip_bad_records=config.skip_bad_records)
-    owner, notes = _ownership(config, recorded, org_by)
+    owner, notes, tree = _ownership(config, recorded, org_by)
+    slurm = _SlurmSetup.of(config, workload, recorded, tree, owner, notes)
     step("read", 1, 1)
     ref_jobs = _reference_jobs(recorded)
     the_game = game.Game(ref_jobs, owner.cpus, recorded.t_end, game.DEFAULT_REFERENCE)
@@ -162,7 +166,7 @@ def run_whatif(config: WhatifConfig, *, progress: Progress | None = None) -> Wha
                             progress=progress)
     org_rows, policy_rows, over_time, job_tables = [], [], [], []
     for i, policy in enumerate(config.policies):
-        schedule = recorded if policy == RECORDED else _replayed(config, recorded, ref_jobs, owner, policy)
+        schedule = recorded if policy == RECORDED else _replayed(config, recorded, ref_jobs, owner, slurm, policy)
         measured = _measure(config, schedule, owner, the_game, shap, policy)
         org_rows += measured.orgs
         policy_rows.append(measured.policy)
@@ -189,11 +193,13 @@ def run_whatif(config: WhatifConfig, *, progress: Progress | None = None) -> Wha
 
 
 # -- setting up ----------------------------------------------------------------------------------------------------
-def _ownership(config: WhatifConfig, recorded: log.Recorded, org_by: str) -> tuple[log.Ownership, list[str]]:
-    """The pool and the entitled shares: `fairsched.audit.log.ownership`, or the tree's shares on its pool."""
+def _ownership(config: WhatifConfig, recorded: log.Recorded,
+               org_by: str) -> tuple[log.Ownership, list[str], Any]:
+    """The pool and the entitled shares: `fairsched.audit.log.ownership`, or the tree's shares on its pool (and
+    the tree, with the accounts it lacked added)."""
     if config.tree is None:
         owner = log.ownership(recorded, config.shares, config.cpus)
-        return owner, [f"Ownership: {owner.how}."]
+        return owner, [f"Ownership: {owner.how}."], None
     shares = whatif_setup.tree_shares(config.tree, recorded.orgs, org_by)
     if not shares.weights.sum() > 0:
         raise ConfigError(f"--tree {config.tree}: every organization of the log has a share of 0 in the tree; "
@@ -209,7 +215,52 @@ def _ownership(config: WhatifConfig, recorded: log.Recorded, org_by: str) -> tup
         notes.insert(0, f"Not in the tree {config.tree}: {', '.join(shares.defaulted)}; each gets the default share "
                         f"(Fairshare={whatif_setup.DEFAULT_TREE_SHARES} under root), as sacctmgr gives an "
                         "association created without one.")
-    return owner, notes
+    return owner, notes, shares.tree
+
+
+@dataclass(frozen=True)
+class _SlurmSetup:
+    """What the Slurm orders take besides the common parameters: each job's user association in the tree (with
+    --tree), or integer raw shares per organization (without)."""
+
+    tree: Any = None
+    assoc: np.ndarray | None = None
+    shares: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, config: WhatifConfig, workload: Any, recorded: log.Recorded, tree: Any, owner: log.Ownership,
+           notes: list[str]) -> _SlurmSetup:
+        if not any(p.startswith("slurm-") for p in config.policies or ()):
+            return cls()
+        if tree is None:
+            shares = tuple(whatif_setup.integer_shares(owner.entitled_share))
+            notes.append(f"Slurm orders: one account per organization with raw shares {list(shares)} (the "
+                         "entitled shares as integers), one user association each.")
+            return cls(shares=shares)
+        accounts, users = _accounts_and_users(workload, recorded)
+        tree, assoc, added = whatif_setup.job_user_associations(tree, accounts, users)
+        if added:
+            notes.append(f"Slurm orders: {added} (account, user) association(s) of the log not in the tree were "
+                         f"added with the default share (Fairshare={whatif_setup.DEFAULT_TREE_SHARES}).")
+        return cls(tree=tree, assoc=assoc)
+
+
+def _accounts_and_users(workload: Any, recorded: log.Recorded) -> tuple[list[str], list[str]]:
+    """Each recorded job's account and user, found by its job id in the log."""
+    from fairsched.workload.schema import JOB_ID
+
+    jobs = workload.jobs
+    ids = (jobs[JOB_ID] if JOB_ID in jobs else jobs["job_number"]).astype(str).tolist()
+    column = {key: (jobs[key].astype(str).tolist() if key in jobs else None) for key in ("account", "user")}
+    if column["user"] is None and "user_id" in jobs:
+        column["user"] = jobs["user_id"].astype(str).tolist()
+    if column["account"] is None or column["user"] is None:
+        raise ConfigError("the Slurm orders with --tree need each job's account and user; this log has "
+                          f"{'no account' if column['account'] is None else 'no user'} column (use --shares)")
+    account = dict(zip(ids, column["account"], strict=True))
+    user = dict(zip(ids, column["user"], strict=True))
+    keys = recorded.column("job_id").astype(str).tolist()
+    return [account[k] for k in keys], [user[k] for k in keys]
 
 
 def _reference_jobs(recorded: log.Recorded) -> game.ReferenceJobs:
@@ -222,7 +273,7 @@ def _reference_jobs(recorded: log.Recorded) -> game.ReferenceJobs:
 
 # -- replaying -----------------------------------------------------------------------------------------------------
 def _replayed(config: WhatifConfig, recorded: log.Recorded, ref: game.ReferenceJobs, owner: log.Ownership,
-              policy: str) -> log.Recorded:
+              slurm: _SlurmSetup, policy: str) -> log.Recorded:
     """The started jobs of the log scheduled by `policy` × ``config.backfill`` on the pool, as a `Recorded`."""
     from fairsched.backfill import BackfillJobs, simulate
     from fairsched.backfill.policies import get_order
@@ -232,7 +283,7 @@ def _replayed(config: WhatifConfig, recorded: log.Recorded, ref: game.ReferenceJ
     jobs = BackfillJobs.from_arrays(ref.submit, run, ref.cpus, ref.estimate, n_processors=owner.n_cpus,
                                     job=ref.index, source=str(config.log))
     order = get_order(policy)
-    params = _order_params(config, recorded, ref, owner, policy) if order.ticked else None
+    params = _order_params(config, recorded, ref, owner, slurm, policy) if order.ticked else None
     result = simulate(jobs, order=order, backfill=config.backfill, order_params=params)
     validate_backfill_schedule(result.schedule, result.jobs, order=order.name, backfill=config.backfill,
                                calc_period=config.calc_period)
@@ -243,15 +294,24 @@ def _replayed(config: WhatifConfig, recorded: log.Recorded, ref: game.ReferenceJ
 
 
 def _order_params(config: WhatifConfig, recorded: log.Recorded, ref: game.ReferenceJobs, owner: log.Ownership,
-                  policy: str) -> dict[str, Any]:
+                  slurm: _SlurmSetup, policy: str) -> dict[str, Any]:
     """A ticked order's parameters: organizations, entitled shares, tick period, and each order's own."""
-    params: dict[str, Any] = {"org": ref.org, "shares": owner.entitled_share, "calc_period": config.calc_period}
+    if policy.startswith("slurm-"):
+        weights = whatif_setup.parse_weights(config.weights)
+        params: dict[str, Any] = {
+            "calc_period": config.calc_period, "half_life": config.half_life,
+            "weights": {key: weights[key] for key in ("fairshare", "age", "jobsize")}}
+        if weights["partition"] or weights["qos"]:
+            raise ConfigError("--weights: the Slurm orders model one partition and no QOS; leave partition and "
+                              "qos at 0")
+        if slurm.tree is not None:
+            return params | {"tree": slurm.tree, "assoc": slurm.assoc[ref.index]}
+        return params | {"org": ref.org, "shares": list(slurm.shares)}
+    params = {"org": ref.org, "shares": owner.entitled_share, "calc_period": config.calc_period}
     if policy == "drf":
         memory = recorded.column("memory_mb")[ref.index].astype(np.float64)
         if np.all(np.isfinite(memory)) and np.any(memory > 0):  # DRF over CPUs and memory when the log has it
             params["memory"] = memory
-    elif policy.startswith("slurm-"):
-        params |= {"half_life": config.half_life, "priority": config.priority()}
     return params
 
 

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -174,3 +175,39 @@ def tree_shares(path: str | Path, orgs: Sequence[str], org_by: str) -> TreeShare
         how += (f"; {len(defaulted)} organization(s) of the log not in the tree get the default share "
                 f"(Fairshare={DEFAULT_TREE_SHARES} under root): {', '.join(defaulted)}")
     return TreeShares(weights, defaulted, tree, how)
+
+
+def integer_shares(entitled: np.ndarray) -> list[int]:
+    """Raw shares (Slurm's integers) in the proportions of the entitled shares: 1 each when they are equal, else
+    round(share · 10^6) (relative precision 10^-6).
+
+    >>> integer_shares(np.array([0.5, 0.5])), integer_shares(np.array([0.75, 0.25]))
+    ([1, 1], [750000, 250000])
+    """
+    if np.all(entitled == entitled[0]):
+        return [1] * entitled.size
+    return [round(float(x) * 1_000_000) for x in entitled]
+
+
+def job_user_associations(tree: Any, accounts: Sequence[str], users: Sequence[str]) -> tuple[Any, np.ndarray, int]:
+    """Each job's user association in `tree` (the Slurm orders rank users), from the job's account and user.
+
+    A (account, user) pair the tree lacks is added with raw shares `DEFAULT_TREE_SHARES` (under root when the
+    account itself is missing), as sacctmgr creates an association without ``Fairshare=``. Returns the tree
+    (with the additions), the index of each job's association, and how many associations were added.
+    """
+    from fairsched.workload.share_tree import ROOT, Association, share_tree
+
+    have_accounts = {a.account for a in tree.associations if not a.is_user}
+    have_users = {(a.account, a.user) for a in tree.associations if a.is_user}
+    extra: list[Any] = []
+    for account in dict.fromkeys(a for a in accounts if a not in have_accounts):
+        extra.append(Association(account, parent=ROOT, shares=DEFAULT_TREE_SHARES))
+    for pair in dict.fromkeys(zip(accounts, users, strict=True)):
+        if pair not in have_users:
+            extra.append(Association(pair[0], pair[1], shares=DEFAULT_TREE_SHARES))
+    if extra:
+        tree = share_tree([*tree.associations, *extra], source=tree.source)
+    index = {(a.account, a.user): i for i, a in enumerate(tree.associations) if a.is_user}
+    assoc = np.array([index[pair] for pair in zip(accounts, users, strict=True)], dtype=np.int64)
+    return tree, assoc, len(extra)
