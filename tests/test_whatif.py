@@ -164,7 +164,7 @@ def test_a_bad_tree_is_one_file_line_error(tmp_path: Path) -> None:
 # -- the options -------------------------------------------------------------------------------------------------
 def test_a_policy_this_build_lacks_is_refused_naming_the_available_ones() -> None:
     with pytest.raises(UnknownPolicyError, match=r"'nosuch' is not available in this build; available: recorded, "
-                                                 r"fcfs, sjf, lxf, drf, directcontr"):
+                                                 r"fcfs, sjf, lxf, drf, directcontr, slurm-fair-tree, slurm-classic$"):
         WhatifConfig(log=TINY, policies=("recorded", "nosuch"))
     with pytest.raises(UnknownPolicyError, match=r"--backfill 'nosuch' is not available in this build; available: "
                                                  r"none, no-guarantee, easy, conservative"):

@@ -37,8 +37,8 @@ def test_json_gives_every_policy_and_organization(capsys) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--policies", "recorded,slurm-fair-tree"], "error: --policies: 'slurm-fair-tree' is not available in this "
-                                                 "build; available: recorded, fcfs"),
+    (["--policies", "recorded,slurm-multifactor"], "error: --policies: 'slurm-multifactor' is not available in "
+                                                   "this build; available: recorded, fcfs, sjf, lxf, drf, "),
     (["--backfill", "slurm"], "error: --backfill 'slurm' is not available in this build; available: none, "),
     (["--half-life", "soon"], "error: --half-life 'soon': expected a duration such as 300, 30s, 5min"),
     (["--weights", "fairshare:1"], "error: --weights 'fairshare:1': expected KEY=INTEGER items"),
