@@ -20,6 +20,8 @@ SPECS = {
                  'backfill = ["easy", "conservative"]\n', 1),
     "mosp": ("jobs = 30\nprocs = 8\n", 'orgs = [2, 3]\nalgorithm = ["mocca", "mocca+ilba"]\n', 2),
     "openshop": ("jobs = 12\nmachines = 3\n", 'utilities = ["equal", "linear"]\n', 2),
+    "whatif": (f'log = "{Path(__file__).parent / "data" / "whatif" / "tiny.sacct.txt"}"\npolicies = "fcfs,drf"\n'
+               "fst-sample = 0\n", 'half-life = ["1h", "7d"]\n', 2),
 }
 
 
@@ -47,6 +49,6 @@ def test_a_small_real_sweep_stores_what_the_model_returns(tmp_path: Path, model:
         assert records(mine) == records(expected)
     results = read_results(tmp_path / "out")
     varied = tuple(key.replace("-", "_") for key in spec.grid)
-    assert results.group_by == (*varied, "policy")
+    assert results.group_by == (*varied, "policy", *(("org",) if model == "whatif" else ()))  # whatif: per org
     assert (results.n_cells_done, results.n_cells_total, results.failed) == (len(cells), len(cells), [])
     assert set(results.rows["n"]) <= {0, seeds}

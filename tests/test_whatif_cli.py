@@ -114,3 +114,23 @@ def test_report_html_of_the_micro_cluster_renders_in_chromium(tmp_path: Path, ca
     assert console == []
     assert shot.shape[0] > 500 and shot.shape[1] > 500
     assert (shot.sum(axis=2) < 200).mean() > 0.001 and shot.std() > 10     # text and figures: not blank
+
+
+def test_fairsched_sweep_runs_whatif_over_weights(tmp_path: Path, capsys) -> None:
+    """The Slurm order's weights as a sweep axis: with no fair-share weight it is FCFS; with Slurm's usual 10000,
+    account2 (under its share) waits less."""
+    from fairsched.sweep import read_results
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f'[sweep]\nmodel = "whatif"\n[base]\nlog = "{trace_path(MICRO).as_posix()}"\n'
+                    'policies = "fcfs,slurm-fair-tree"\nfst-sample = 1\nhalf-life = "1d"\n'
+                    '[grid]\nweights = ["fairshare=0,age=1000", "fairshare=10000,age=1000"]\n')
+    code, _, err = run_main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--workers", "1"], capsys)
+    assert code == 0, err
+    results = read_results(tmp_path / "out", metrics=("mean_wait",))
+    assert results.group_by == ("weights", "policy", "org")
+    wait = {(r["weights"], r["policy"], r["org"]): r["mean"] for r in results.rows.to_dict("records")}
+    for org in ("account1", "account2"):
+        assert wait[("fairshare=0,age=1000", "slurm-fair-tree", org)] == wait[("fairshare=0,age=1000", "fcfs", org)]
+    on = ("fairshare=10000,age=1000", "slurm-fair-tree", "account2")
+    assert wait[on] < wait[("fairshare=10000,age=1000", "fcfs", "account2")]

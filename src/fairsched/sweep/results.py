@@ -67,7 +67,8 @@ def read_results(out: str | Path, *, group_by: tuple[str, ...] | None = None,
     Parameters
     ----------
     out : the store's directory.
-    group_by : columns to group by; None = the options the spec varies, then ``policy`` when there is one.
+    group_by : columns to group by; None = the options the spec varies, then ``policy`` and ``org`` when
+        there are.
     metrics : metric columns; None = every numeric column that is not a config option, the seed or a group column.
 
     Raises
@@ -134,7 +135,8 @@ def t975(df: int) -> float:
 def _group_by(frame: pd.DataFrame, manifest: Manifest, group_by: tuple[str, ...] | None) -> tuple[str, ...]:
     if group_by is None:
         varied = dict.fromkeys(key.replace("-", "_") for cell in manifest.cells for key in cell["point"])
-        group_by = tuple(varied) + (("policy",) if "policy" in frame.columns else ())
+        # one row per policy (and per organization, for models with a row per organization: whatif)
+        group_by = tuple(varied) + tuple(c for c in ("policy", "org") if c in frame.columns)
     _check_columns(frame, group_by, "--group-by")
     return tuple(group_by)
 
