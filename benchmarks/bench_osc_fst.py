@@ -3,7 +3,7 @@ first k of the 5,000 jobs the replication uses (scaled to the load as a whole: O
 90 %; the FST of job j depends only on jobs 0..j, so the first k FSTs are those of the full run), for growing k
 (docs/replication/jsspp05.md, "OSC"). Prints JSON: per k, wall and CPU seconds of the simulation and of the strict
 what-ifs, the queue length at arrivals, the cost model's work W = Σ_j E_j Q_j
-(`fairsched.replicate._jsspp05_ablations.whatif_work`) and CPU nanoseconds per unit of W, and for the profiled
+(`fairsched.replicate.jsspp05.ablations.whatif_work`) and CPU nanoseconds per unit of W, and for the profiled
 run the function holding most of the time and its share.
 
     python benchmarks/bench_osc_fst.py [--jobs 1000,2000,3000,4000,5000] [--load 0.9] [--profile 3000] [--csv FILE]
@@ -30,8 +30,8 @@ import numpy as np
 from fairsched.backfill import fairness
 from fairsched.backfill.engine import simulate
 from fairsched.backfill.jobs import jobs_from_workload
-from fairsched.replicate._jsspp05_ablations import whatif_work
 from fairsched.replicate.jsspp05 import TRACES, default_traces_dir
+from fairsched.replicate.jsspp05.ablations import whatif_work
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 from fairsched.workload.transform import first_jobs, offered_load, scale_to_load
@@ -102,8 +102,8 @@ def _grid(backfill: str, path: str) -> None:
     """Every (load, order) of the replication on OSC (its cells' jobs, `jsspp05_cell.prepare`) under `backfill`: the
     simulation's CPU seconds, the queue and the cost model's work W, from which W × the measured nanoseconds per
     unit predict the what-ifs."""
-    from fairsched.replicate import jsspp05_cell
     from fairsched.replicate.jsspp05 import LOADS, ORDERS
+    from fairsched.replicate.jsspp05 import cell as jsspp05_cell
 
     runs = []
     for load in LOADS:
@@ -122,7 +122,7 @@ def _grid(backfill: str, path: str) -> None:
 def _write_csv(runs: list[dict], path: str) -> None:
     import pandas as pd
 
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     write_csv(pd.DataFrame([{k: v for k, v in run.items() if k != "profile_top"} for run in runs]), path)
 

@@ -3,7 +3,7 @@
 ``make bench`` (``benchmarks/run_all.py --save docs/performance/data``) writes one JSON file per benchmark script:
 its document (``result``) and the measurement's context (date, commit, machine, load average, wall and CPU time).
 docs/performance.md marks each generated table with ``<!-- table: NAME -->`` … ``<!-- /table -->`` (the blocks of
-`fairsched.replicate._doc_tables`); `TABLES` maps NAME to a renderer ``f(data_dir) -> markdown``. After a new
+`fairsched.replicate._doc_format`); `TABLES` maps NAME to a renderer ``f(data_dir) -> markdown``. After a new
 measurement, ``.venv/bin/python benchmarks/perf_tables.py docs/performance.md`` rewrites the blocks;
 tests/test_performance_doc_tables.py checks that every block equals its rendering, so no figure is typed by hand.
 
@@ -22,7 +22,7 @@ from typing import Any
 
 from fairsched._io import atomic_write
 from fairsched.errors import ConfigError
-from fairsched.replicate._doc_tables import fmt, markdown_table, render_blocks
+from fairsched.replicate._doc_format import fmt, markdown_table, render_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = ROOT / "docs" / "performance" / "data"
@@ -279,6 +279,18 @@ def online(data_dir: Path) -> str:
                            *(f"{p}: CPU (wall)" for p in policies), "peak memory"), rows) + measured(record)
 
 
+def ticked(data_dir: Path) -> str:
+    """Ticked queue orders on a whole trace (`bench_ticked.py`): one row per order x rule, FCFS the floor."""
+    record = load(data_dir, "ticked")
+    result = record["result"]
+    head = (f"{result['trace']} ({result['n_jobs']:,} cleaned jobs, {result['processors']:,} processors, "
+            f"{result['n_orgs']:,} groups as organizations, {result['days']:,.0f} days: {result['ticks']:,} ticks), "
+            "simulation only, best of 3:\n\n")
+    rows = [(r["order"], r["backfill"], seconds(r.get("wall_s", r["cpu_s"]), r["cpu_s"]),
+             f"{r['mean_wait_s']:,.0f} s") for r in result["runs"]]
+    return head + markdown_table(("order", "backfill", "CPU (wall)", "mean wait"), rows) + measured(record)
+
+
 def audit(data_dir: Path) -> str:
     """`fairsched audit` of the whole LPC-EGEE log (`bench_audit.py`): one row per number of organizations."""
     record = load(data_dir, "audit")
@@ -330,6 +342,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "perf-validate": validate,
     "perf-backfill": backfill,
     "perf-fst": fst,
+    "perf-ticked": ticked,
     "perf-mosp": mosp,
     "perf-sweep": sweep,
     "perf-openshop": openshop,

@@ -10,7 +10,7 @@ import pytest
 
 from fairsched.replicate._online_windows import TRACES
 from fairsched.replicate.ppam13 import PAPER
-from fairsched.replicate.ppam13_variants import CONCLUSIONS, PAPER_VARIANT, VARIANTS
+from fairsched.replicate.ppam13.variants import CONCLUSIONS, PAPER_VARIANT, VARIANTS
 from tests.conftest import run_main
 from tests.test_replicate_online import _tiny_trace
 

@@ -1,4 +1,4 @@
-"""`fairsched.replicate._networking20_ablations`: variants run on the Google slice (skipped without it), the
+"""`fairsched.replicate.networking20.ablations`: variants run on the Google slice (skipped without it), the
 τ offsets and the multi-task subset do what they say, and the Theorem 3 counterexample."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from fairsched.openshop.instance import OpenShopInstance
-from fairsched.replicate._networking20_ablations import Variant, _subset, run_variants, slice_report, theorem3_table
+from fairsched.replicate.networking20.ablations import Variant, _subset, run_variants, slice_report, theorem3_table
 from tests.conftest import trace_path
 
 

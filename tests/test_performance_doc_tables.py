@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from fairsched.errors import ConfigError
-from fairsched.replicate._doc_tables import BLOCK, render_blocks, stale_blocks
+from fairsched.replicate._doc_format import BLOCK, render_blocks, stale_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "performance.md"

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 from fairsched.errors import ConfigError
-from fairsched.replicate import ppam13, ppam13_cell
+from fairsched.replicate import ppam13
 from fairsched.replicate._online_windows import load_traces, make_tasks, measure
+from fairsched.replicate.ppam13 import cell as ppam13_cell
 from tests.test_replicate_online import _tiny_trace
 
 

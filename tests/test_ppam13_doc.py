@@ -1,4 +1,4 @@
-"""The text helpers of docs/replication/ppam13.md's rendered claims (`fairsched.replicate._ppam13_doc`), on
+"""The text helpers of docs/replication/ppam13.md's rendered claims (`fairsched.replicate.ppam13.doc_claims`), on
 hand-made inputs."""
 
 from __future__ import annotations
@@ -9,32 +9,26 @@ import numpy as np
 import pytest
 
 from fairsched.errors import ConfigError
-from fairsched.replicate._ppam13_doc import (
-    RUN_INFO,
-    _cells_phrase,
-    _ks,
-    run_time,
-    uniform_spread,
-    write_run_info,
-    zipf_split,
-)
+from fairsched.replicate._doc_format import RUN_INFO, write_run_info
+from fairsched.replicate.ppam13.doc import cells_phrase, ks_phrase
+from fairsched.replicate.ppam13.doc_values import run_time, uniform_spread, zipf_split
 
 T1L, T1R, T2L, T2R = ("table1", "LPC-EGEE"), ("table1", "RICC"), ("table2", "LPC-EGEE"), ("table2", "RICC")
 
 
 def test_runs_of_k_are_joined_by_dashes() -> None:
-    assert _ks([2, 3, 4, 5, 8]) == "2–5 and 8"
-    assert _ks([10, 6, 7, 9]) == "6, 7, 9 and 10"  # two in a row are listed, not dashed
-    assert _ks([3]) == "3" and _ks([]) == "no k"
+    assert ks_phrase([2, 3, 4, 5, 8]) == "2–5 and 8"
+    assert ks_phrase([10, 6, 7, 9]) == "6, 7, 9 and 10"  # two in a row are listed, not dashed
+    assert ks_phrase([3]) == "3" and ks_phrase([]) == "no k"
 
 
 def test_cells_are_named_in_words() -> None:
     every = [T1L, T1R, T2L, T2R]
-    assert _cells_phrase(every, every) == "in every cell"
-    assert _cells_phrase([], every) == "in no cell"
-    assert _cells_phrase([T1R, T2L, T2R], every) == "on Table 1 RICC and Table 2 on both traces"
-    assert _cells_phrase([T2L], every) == "on Table 2 LPC-EGEE"
-    assert _cells_phrase([T2L, T2R], [T2L, T2R]) == "in both cells"
+    assert cells_phrase(every, every) == "in every cell"
+    assert cells_phrase([], every) == "in no cell"
+    assert cells_phrase([T1R, T2L, T2R], every) == "on Table 1 RICC and Table 2 on both traces"
+    assert cells_phrase([T2L], every) == "on Table 2 LPC-EGEE"
+    assert cells_phrase([T2L, T2R], [T2L, T2R]) == "in both cells"
 
 
 def test_the_uniform_split_spread_is_one_binomial_std() -> None:
@@ -70,12 +64,12 @@ def test_a_run_that_records_its_own_time_is_quoted_from_its_file(tmp_path: Path)
 def test_fig1_plot_is_drawn_from_the_shipped_table_and_embedded(tmp_path: Path) -> None:
     """docs/img/ppam13_fig1.png is what the shipped Fig. 1 table draws (symlog axis), and ppam13.md shows it."""
     from fairsched.replicate._doc_tables import DATA_DIR
-    from fairsched.replicate._ppam13_doc import FIG1_IMG, IMG_DIR, figures
+    from fairsched.replicate.ppam13.doc import FIG1_IMG, IMG_DIR, figures
 
     root = Path(__file__).resolve().parents[1]
     drawn = figures(root / DATA_DIR, tmp_path)[FIG1_IMG]
     assert drawn.read_bytes() == (root / IMG_DIR / FIG1_IMG).read_bytes(), (
-        "stale plot: python -m fairsched.replicate._ppam13_doc")
+        "stale plot: python -m fairsched.replicate.ppam13.doc")
     assert f"](../img/{FIG1_IMG})" in (root / "docs" / "replication" / "ppam13.md").read_text(encoding="utf-8")
 
 
@@ -83,7 +77,8 @@ def test_fig1_trend_is_a_rank_correlation_with_k(tmp_path: Path) -> None:
     """One series growing with k (ρ = 1), one shrinking (ρ = −1), one up then down (ρ = 0)."""
     import pandas as pd
 
-    from fairsched.replicate._ppam13_doc import FIG1, fig1_trend
+    from fairsched.replicate.ppam13.doc import FIG1
+    from fairsched.replicate.ppam13.doc_values import fig1_trend
 
     means = {"ROUNDROBIN": [1, 2, 3], "RAND (N=15)": [3, 2, 1], "DIRECTCONTR": [1, 3, 1]}
     rows = pd.DataFrame([{"split": "uniform", "orgs": k, "policy": policy, "mean": m, "windows": 10}

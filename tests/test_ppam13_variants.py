@@ -10,7 +10,7 @@ import pytest
 
 from fairsched.errors import ConfigError
 from fairsched.replicate import ppam13
-from fairsched.replicate.ppam13_variants import (
+from fairsched.replicate.ppam13.variants import (
     PAPER_VARIANT,
     VARIANTS,
     Variant,
@@ -83,7 +83,7 @@ def test_bad_variants_are_config_errors(tiny_dir: Path) -> None:
 
 
 def test_fig1_one_cell_per_k_on_the_same_windows(tiny_dir: Path) -> None:
-    from fairsched.replicate.ppam13_fig1 import run_fig1
+    from fairsched.replicate.ppam13.fig1 import run_fig1
 
     result = run_fig1(_config(tiny_dir, windows=2), ks=(2, 3))
     assert sorted({(row["orgs"], row["policy"]) for row in result.rows}) == sorted(
@@ -97,7 +97,7 @@ def test_fig1_one_cell_per_k_on_the_same_windows(tiny_dir: Path) -> None:
 
 def test_variants_convert_to_a_sweep_spec(tiny_dir: Path) -> None:
     """The grid as a sweep: one zipped point per variant, each cell's config = the variant's PPAM13Config."""
-    from fairsched.replicate.ppam13_sweep import run, variants_spec
+    from fairsched.replicate.ppam13.sweep import run, variants_spec
     from fairsched.sweep import expand, load_spec
 
     spec_path = tiny_dir / "variants.toml"

@@ -16,7 +16,7 @@ from fairsched import cli
 from fairsched.backfill import fairness
 from fairsched.errors import ConfigError
 from fairsched.replicate import jsspp05
-from fairsched.replicate.jsspp05 import JSSPP05Config, ReplicationResult, spearman_rho
+from fairsched.replicate.jsspp05 import JSSPP05Config, JSSPP05Result, spearman_rho
 from fairsched.report.backfill import write_jsspp05_outputs
 from fairsched.sweep import load_spec
 from tests.conftest import trace_path
@@ -51,11 +51,11 @@ TINY = {"traces": ("CTC-SP2",), "subset_size": 100, "loads": (0.8, 0.95), "order
 
 
 @pytest.fixture(scope="module")
-def tiny(synthetic_traces: Path) -> ReplicationResult:
+def tiny(synthetic_traces: Path) -> JSSPP05Result:
     return jsspp05.run(JSSPP05Config(traces_dir=synthetic_traces, **TINY))
 
 
-def test_rows_cover_every_simulation_metric_and_width(tiny: ReplicationResult) -> None:
+def test_rows_cover_every_simulation_metric_and_width(tiny: JSSPP05Result) -> None:
     rows = tiny.rows
     assert rows.columns.tolist() == ROW_COLUMNS
     overall = rows[rows["width"] == "all"]
@@ -76,7 +76,7 @@ def test_rows_cover_every_simulation_metric_and_width(tiny: ReplicationResult) -
     assert rows.loc[rows["metric"] == "re", "value"].max() > 0  # the instance is not trivially fair
 
 
-def test_overall_values_are_the_paper_means_of_one_simulation(tiny: ReplicationResult,
+def test_overall_values_are_the_paper_means_of_one_simulation(tiny: JSSPP05Result,
                                                               synthetic_traces: Path) -> None:
     """Re-derive one row from the engine and the metrics: (1/n) Σ max(start - FST, 0), (1/n) Σ max(D_i, 0)."""
     from fairsched.backfill import jobs_from_workload, simulate
@@ -96,7 +96,7 @@ def test_overall_values_are_the_paper_means_of_one_simulation(tiny: ReplicationR
     assert rows[(0.95, "sjf", "easy", "re", "all")] == pytest.approx(np.maximum(deficit, 0).mean())
 
 
-def test_spearman_table_has_one_row_per_trace_metric_and_block(tiny: ReplicationResult) -> None:
+def test_spearman_table_has_one_row_per_trace_metric_and_block(tiny: JSSPP05Result) -> None:
     spearman = tiny.spearman
     assert spearman.columns.tolist() == ["trace", "metric", "subset", "n_jobs", "n_simulations", "rho"]
     assert len(spearman) == 3 * 4
@@ -106,7 +106,7 @@ def test_spearman_table_has_one_row_per_trace_metric_and_block(tiny: Replication
     assert len(tiny.simulations) == 8 and (tiny.simulations["offered_load"] > 0).all()
 
 
-def test_subset_correlations_recompute_table_2_from_the_per_job_values(tiny: ReplicationResult) -> None:
+def test_subset_correlations_recompute_table_2_from_the_per_job_values(tiny: JSSPP05Result) -> None:
     """Brute force for one (trace, metric, subset): rank the 8 simulations by hand, Spearman by the formula."""
     assert len(tiny.per_job) == 8
     pd.testing.assert_frame_equal(jsspp05.subset_correlations(tiny.per_job, n_subsets=4), tiny.spearman)
@@ -122,7 +122,7 @@ def test_subset_correlations_recompute_table_2_from_the_per_job_values(tiny: Rep
         jsspp05.arrival_subsets(7, 3, "random")
 
 
-def test_same_numbers_with_one_or_two_worker_processes(tiny: ReplicationResult, synthetic_traces: Path) -> None:
+def test_same_numbers_with_one_or_two_worker_processes(tiny: JSSPP05Result, synthetic_traces: Path) -> None:
     parallel = jsspp05.run(JSSPP05Config(traces_dir=synthetic_traces, workers=2, **TINY))
     pd.testing.assert_frame_equal(parallel.rows, tiny.rows)
     pd.testing.assert_frame_equal(parallel.spearman, tiny.spearman)
@@ -158,7 +158,7 @@ def test_quick_configuration_is_the_documented_one() -> None:
     assert len(full.orders) * len(full.depths) * len(full.loads) == 45 and full.subset_size == 5000
 
 
-def test_outputs_are_written(tiny: ReplicationResult, tmp_path: Path) -> None:
+def test_outputs_are_written(tiny: JSSPP05Result, tmp_path: Path) -> None:
     written = write_jsspp05_outputs(tiny, tmp_path)
     assert {"rows.csv", "spearman.csv", "simulations.csv", "report.json", "fst_strict.png", "re_by_width.png"} <= set(
         written)
@@ -240,7 +240,7 @@ def test_the_shipped_specs_are_the_documented_configurations(tmp_path: Path) -> 
     assert [(c.config.backfill, c.config.load) for c in cells[:12]] == [("conservative", 0.98)] * 12
 
 
-def test_terminal_table_2_quotes_the_papers_range_per_trace_and_metric(tiny: ReplicationResult) -> None:
+def test_terminal_table_2_quotes_the_papers_range_per_trace_and_metric(tiny: JSSPP05Result) -> None:
     """The CLI's Table 2 gives the paper's range beside ours for each (trace, metric) of the paper's Table 2 (CTC:
     0.93–0.98 strict FST, 0.76–0.97 relaxed, 0.88–0.98 resource equality), not one range for every trace."""
     from rich.console import Console

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from fairsched.errors import ConfigError
 from fairsched.replicate import networking20
-from fairsched.replicate._networking20_ablations import verdict
+from fairsched.replicate._common import verdict
 from fairsched.report.openshop import networking20_renderable, write_networking20_outputs
 from tests.conftest import trace_path
 

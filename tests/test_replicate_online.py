@@ -51,7 +51,7 @@ def tiny_dir(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _ppam(tiny_dir: Path, **overrides: object) -> ppam13.ReplicationResult:
+def _ppam(tiny_dir: Path, **overrides: object) -> ppam13.OnlineReplicationResult:
     config = ppam13.PPAM13Config(**{"traces_dir": tiny_dir, "traces": ("LPC-EGEE",), "tables": ("table1",),
                                     "windows": 2, "jobs": 1, "seed": 3, **overrides})
     return ppam13.run(config)

@@ -1,6 +1,6 @@
-"""The JSSPP'05 and TPDS'11 ablation runners (`fairsched.replicate._jsspp05_ablations`, `_tpds11_ablations`) on
-tiny inputs: the subset and machine-size overrides, the window counts, the subset schemes, the generator variants
-and the t-test."""
+"""The JSSPP'05 and TPDS'11 ablation runners (`fairsched.replicate.jsspp05.ablations`,
+`fairsched.replicate.tpds11.ablations`) on tiny inputs: the subset and machine-size overrides, the window counts,
+the subset schemes, the generator variants and the t-test."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from fairsched.errors import ConfigError
-from fairsched.replicate import _jsspp05_ablations as j5
-from fairsched.replicate import _tpds11_ablations as t11
-from fairsched.replicate import jsspp05, jsspp05_cell
+from fairsched.replicate import jsspp05
+from fairsched.replicate.jsspp05 import ablations as j5
+from fairsched.replicate.jsspp05 import cell as jsspp05_cell
+from fairsched.replicate.jsspp05 import doc_values as j5_values
+from fairsched.replicate.tpds11 import ablations as t11
 from tests.test_replicate_jsspp05 import synthetic_swf
 
 
@@ -86,7 +88,8 @@ def test_osc_grid_prediction_by_hand(tmp_path: Path) -> None:
     pd.DataFrame({"load": [0.9, 0.98], "work": [0.6e10, 1.2e10]}).to_csv(tmp_path / "jsspp05_osc_grid.csv")
     pd.DataFrame({"backfill": ["conservative", "easy"], "strict_cpu_s": [10.0, 1.0],
                   "relaxed_cpu_s": [5.0, 9.0]}).to_csv(tmp_path / "jsspp05_cost.csv")
-    value = {name: j5.VALUES[f"jsspp05-osc-grid-{name}"](tmp_path) for name in ("c", "ratio", "hours", "hours98")}
+    value = {name: j5_values.VALUES[f"jsspp05-osc-grid-{name}"](tmp_path)
+             for name in ("c", "ratio", "hours", "hours98")}
     # c = 200 ns (the 4,000-job run), r = 5 / 10 (conservative only): 200e-9 * 1.8e10 * 1.5 = 5,400 s
     assert value == {"c": "200", "ratio": "0.50", "hours": "1.5", "hours98": "1.0"}
 
@@ -109,7 +112,7 @@ def test_side_of_one_counts_the_loads(tmp_path: Path) -> None:
             for depth, value in (("easy", easy), ("conservative", conservative))]
     pd.DataFrame(rows, columns=["trace", "load", "order", "backfill", "metric", "width", "value"]).to_csv(
         tmp_path / "jsspp05_full_rows.csv", index=False)
-    side = j5._side("conservative / EASY, FCFS", "fst_relaxed", traces=("T",))
+    side = j5_values._side("conservative / EASY, FCFS", "fst_relaxed", traces=("T",))
     assert side(tmp_path) == "less unfair at 2 of the 3 loads"  # ratios 0.5, 1.2, 0.8
-    every_trace = j5._side("conservative / EASY, FCFS", "fst_relaxed")
+    every_trace = j5_values._side("conservative / EASY, FCFS", "fst_relaxed")
     assert every_trace(tmp_path) == "less unfair at 2 of the 3 (trace, load) pairs"

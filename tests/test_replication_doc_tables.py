@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fairsched.replicate._doc_tables import BLOCK, VALUE, render_blocks, stale_blocks, verdict
+from fairsched.replicate._common import verdict
+from fairsched.replicate._doc_tables import BLOCK, VALUE, render_blocks, stale_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "replication" / "data"
@@ -103,7 +104,7 @@ def _copy_data(tmp_path: Path) -> Path:
 
 
 def test_trend_claims_follow_the_trend_table(tmp_path: Path) -> None:
-    from fairsched.replicate._tpds11_ablations import VALUES
+    from fairsched.replicate.tpds11.doc_values import VALUES
 
     data = tmp_path / "data"
     data.mkdir()
@@ -123,7 +124,7 @@ def test_trend_claims_follow_the_trend_table(tmp_path: Path) -> None:
 
 
 def test_the_heterogeneity_claim_is_computed_from_the_scores(tmp_path: Path) -> None:
-    from fairsched.replicate._tpds11_ablations import VALUES
+    from fairsched.replicate.tpds11.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     claim = VALUES["tpds11-hetero-no-worse"]
@@ -137,7 +138,7 @@ def test_the_heterogeneity_claim_is_computed_from_the_scores(tmp_path: Path) -> 
 
 
 def test_networking20_claims_follow_the_rows(tmp_path: Path) -> None:
-    from fairsched.replicate._networking20_ablations import VALUES
+    from fairsched.replicate.networking20.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     assert VALUES["networking20-fifo-direction"](data) == "holds on 7 of the 8 claims"  # online mean delay: 0.95
@@ -168,7 +169,7 @@ def test_openshop_reach_figures_follow_the_reach_file(tmp_path: Path) -> None:
 def test_sptf_verdicts_are_counted_from_the_ablations(tmp_path: Path) -> None:
     """The SPTF verdicts of networking20.md and openshop.md: longest-first SPTF's offline mean made 1.7× PBA's turns
     its one "direction only" into a match."""
-    from fairsched.replicate._networking20_ablations import VALUES
+    from fairsched.replicate.networking20.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     claim = VALUES["networking20-lptf-verdicts"]
@@ -187,7 +188,7 @@ def test_sptf_verdicts_are_counted_from_the_ablations(tmp_path: Path) -> None:
 def test_tpds11_local_policy_verdicts_follow_the_rows(tmp_path: Path) -> None:
     """§7.3 split into "barely matter" and "LPT is best", per data set: HF ahead of LPT at 3LB on uni makes LPT's
     verdict "no" there; HF made worse than every order turns it into a match."""
-    from fairsched.replicate._tpds11_ablations import VALUES
+    from fairsched.replicate.tpds11.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     assert VALUES["tpds11-lpt-best-uni"](data) == (
@@ -206,7 +207,7 @@ def test_tpds11_local_policy_verdicts_follow_the_rows(tmp_path: Path) -> None:
 def test_jsspp05_pair_verdicts_follow_the_full_run(tmp_path: Path) -> None:
     """"FCFS and LXF are close" under resource equality is checked at every (trace, load) pair: LXF's values made
     FCFS's turn the verdict from "no" at 14 pairs into a match at every pair."""
-    from fairsched.replicate._jsspp05_ablations import VALUES
+    from fairsched.replicate.jsspp05.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     claim = VALUES["jsspp05-lxf-re-same"]
@@ -225,7 +226,8 @@ def test_jsspp05_pair_verdicts_follow_the_full_run(tmp_path: Path) -> None:
 def test_tpds11_job_count_verdict_follows_the_variants(tmp_path: Path) -> None:
     """"Far fewer jobs" (n = 10 and 50 only) against the paper's swf means: direction only as shipped; moving
     MOCCA's scores onto the paper's 1.16 makes it a match, and above the default generator's a "no"."""
-    from fairsched.replicate._tpds11_ablations import SWF_FEWER_JOBS, VALUES
+    from fairsched.replicate.tpds11.ablations import SWF_FEWER_JOBS
+    from fairsched.replicate.tpds11.doc_values import VALUES
 
     data = _copy_data(tmp_path)
     claim = VALUES["tpds11-swf-fewer-jobs"]
@@ -245,7 +247,7 @@ def test_shipped_ppam13_conclusions_follow_from_their_cells_under_today_rules(ru
     """A variants directory whose conclusions were written under older rules (the quick grid's (iii) before the
     1 s slack) is stale even when its means are not: today's `conclusions` of the shipped cells must give the
     shipped verdicts."""
-    from fairsched.replicate.ppam13_variants import conclusions
+    from fairsched.replicate.ppam13.variants import conclusions
 
     data = Path(__file__).resolve().parents[1] / "docs" / "replication" / "data" / run
     shipped = pd.read_csv(data / "ppam13_variants_conclusions.csv")

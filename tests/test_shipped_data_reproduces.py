@@ -20,7 +20,7 @@ def test_ppam13_first_lpc_egee_windows_come_back(run: str) -> None:
     to the integer, for every policy (the window stream is shared by the quick grid, the 30- and 100-window
     runs)."""
     from fairsched.replicate import ppam13
-    from fairsched.replicate.ppam13_variants import WINDOWS_FILE
+    from fairsched.replicate.ppam13.variants import WINDOWS_FILE
 
     folder = trace_path("LPC-EGEE-2004-1.2-cln.swf.gz").parent
     fresh = ppam13.run(ppam13.PPAM13Config(traces_dir=folder, windows=1, traces=("LPC-EGEE",),
@@ -60,7 +60,8 @@ def test_jsspp05_full_run_cell_comes_back(trace: str, backfill: str) -> None:
     over all jobs are the shipped ones."""
     import numpy as np
 
-    from fairsched.replicate import jsspp05, jsspp05_cell
+    from fairsched.replicate import jsspp05
+    from fairsched.replicate.jsspp05 import cell as jsspp05_cell
 
     folder = trace_path(jsspp05.TRACES[trace]).parent
     result = jsspp05_cell.run(jsspp05_cell.Config(trace=trace, traces_dir=folder, load=0.7, order="fcfs",

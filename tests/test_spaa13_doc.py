@@ -1,4 +1,4 @@
-"""The rendered claims of docs/replication/spaa13.md (`fairsched.replicate._spaa13_doc.VALUES`) on a hand-made
+"""The rendered claims of docs/replication/spaa13.md (`fairsched.replicate.spaa13.doc_values.VALUES`) on a hand-made
 result file, and the shipped run's time."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fairsched.replicate._spaa13_doc import FILE, RUN_FILE, VALUES, ship_run_time
+from fairsched.replicate.spaa13.doc import FILE, RUN_FILE, ship_run_time
+from fairsched.replicate.spaa13.doc_values import VALUES
 
 
 def _write(data: Path, rows: list[tuple]) -> Path:
@@ -94,7 +95,7 @@ def test_the_run_time_counts_the_cells_read_back(tmp_path: Path) -> None:
 
 def test_disjoint_windows_claim_follows_the_spans(tmp_path: Path) -> None:
     """100 windows of 5·10^5 s need 5·10^7 s end to end: a 2.1·10^7 s trace cannot hold them, a 6·10^7 s one can."""
-    from fairsched.replicate._spaa13_doc import SPANS_FILE
+    from fairsched.replicate.spaa13.doc import SPANS_FILE
 
     rows = [("table", trace, "uniform", 5, 70, window, "DIRECTCONTR", 1.0)
             for trace in ("LPC-EGEE", "RICC") for window in range(100)]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fairsched.replicate import spaa13, spaa13_cell
+from fairsched.replicate import spaa13
 from fairsched.replicate._online_windows import (
     DIRECTCONTR,
     RAND15,
@@ -19,6 +19,7 @@ from fairsched.replicate._online_windows import (
     load_traces,
     measure,
 )
+from fairsched.replicate.spaa13 import cell as spaa13_cell
 from fairsched.sweep import run_sweep
 from tests.test_replicate_online import _tiny_trace
 
@@ -91,7 +92,7 @@ def test_bad_cells_are_config_errors(tiny_dir: Path) -> None:
 
 def test_figures_draw_zeros_on_a_symlog_axis(tmp_path: Path) -> None:
     """A policy that matched REF (mean 0) stays on the plot: symlog axis from 0, the point's y is 0."""
-    from fairsched.replicate._online_windows import LINTHRESH, bar_figure, k_figure
+    from fairsched.replicate._online_plots import LINTHRESH, bar_figure, k_figure
 
     rows = [{"machines": 17, "split": "zipf", "orgs": k, "policy": policy, "mean": mean}
             for k, policy, mean in [(2, "DIRECTCONTR", 0.0), (3, "DIRECTCONTR", 50.0), (2, "ROUNDROBIN", 3e4),
@@ -108,23 +109,23 @@ def test_figures_draw_zeros_on_a_symlog_axis(tmp_path: Path) -> None:
 
 
 def test_doc_figures_and_tables_render_from_the_shipped_file(tmp_path: Path) -> None:
-    from fairsched.replicate import _spaa13_doc
+    from fairsched.replicate.spaa13 import doc as spaa13_doc
 
     data = Path(__file__).resolve().parents[1] / "docs" / "replication" / "data"
-    paths = _spaa13_doc.figures(data, tmp_path)
+    paths = spaa13_doc.figures(data, tmp_path)
     assert sorted(path.name for path in paths.values()) == ["spaa13-fig45.png", "spaa13-table.png"]
     assert all(path.stat().st_size > 10_000 for path in paths.values())
 
 
 def test_doc_tables_count_windows_by_hand(tmp_path: Path) -> None:
     """Three hand-made windows: which policy is fairer, window by window, and the mean (std) of one cell."""
-    from fairsched.replicate import _spaa13_doc
+    from fairsched.replicate.spaa13 import doc as spaa13_doc
 
     ratios = {"RAND (N=15)": [0.0, 5.0, 1.0], "DIRECTCONTR": [0.0, 3.0, 2.0], "ROUNDROBIN": [0.0, 9.0, 9.0],
               "FAIRSHARE": [0.0, 4.0, 4.0], "UTFAIRSHARE": [0.0, 3.0, 2.0], "RAND printed (N=15)": [0.0, 5.0, 1.0]}
     rows = [{"table": "table", "trace": "RICC", "split": "uniform", "orgs": 5, "machines": 8192, "window": w,
              "policy": p, "ratio": r[w]} for p, r in ratios.items() for w in range(3)]
-    pd.DataFrame(rows).to_csv(tmp_path / _spaa13_doc.FILE, index=False)
-    pairs = _spaa13_doc.table_pairs(tmp_path)
+    pd.DataFrame(rows).to_csv(tmp_path / spaa13_doc.FILE, index=False)
+    pairs = spaa13_doc.table_pairs(tmp_path)
     assert "| RICC | uniform | 3 | 2 | 1 / 1 / 1 | 2 / 0 / 1 | 0 / 0 / 3 | 0 / 0 / 3 |" in pairs
-    assert "| RICC | DIRECTCONTR | 1520 (3765) | 1.7 (1.5) | — |" in _spaa13_doc.table_workloads(tmp_path)
+    assert "| RICC | DIRECTCONTR | 1520 (3765) | 1.7 (1.5) | — |" in spaa13_doc.table_workloads(tmp_path)

@@ -4,7 +4,8 @@ backfilling rules or shares (docs/whatif.md, "Sweeping").
 
 ``Config`` is `fairsched.audit.whatif.WhatifConfig` with the contract's ``from_mapping`` / ``input_paths``; the
 sweep's seed replaces ``seed`` (a spec cannot set it). ``Result.rows()`` has one row per (policy, organization):
-the config's columns, then `fairsched.audit.whatif.ORG_COLUMNS`.
+the config's columns, then `fairsched.audit.whatif.ORG_COLUMNS`; `fairsched.report.write_result` writes a
+``Result`` as ``fairsched whatif --out`` does.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar, Self
 
 import pandas as pd
@@ -46,7 +46,7 @@ class Config(WhatifConfig, ExperimentConfig):
 
 @dataclass(frozen=True)
 class Result:
-    """One what-if under the contract: the `WhatifResult`, tidy rows, and the ``--out`` files."""
+    """One what-if under the contract: the `WhatifResult` and its tidy rows."""
 
     config: Config
     seed: int
@@ -55,12 +55,6 @@ class Result:
     def rows(self) -> pd.DataFrame:
         """One row per (policy, organization): the config's columns, then the organization's measures."""
         return rows_frame(self.config, self.whatif.orgs.to_dict(orient="records"))
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write what ``fairsched whatif --out DIR`` writes (`fairsched.report.whatif.write_whatif_outputs`)."""
-        from fairsched.report.whatif import whatif_command, write_whatif_outputs
-
-        return write_whatif_outputs(self.whatif, out_dir, command=whatif_command(self.config))
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:

@@ -61,7 +61,8 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
 
     The windows run as a sweep kept in OUT/sweep: a rerun resumes where an interrupted one stopped.
     """
-    from fairsched.replicate import ppam13, ppam13_variants
+    from fairsched.replicate import ppam13
+    from fairsched.replicate.ppam13 import variants as ppam13_variants
 
     config = ppam13.PPAM13Config(traces_dir=traces, quick=quick, jobs=workers, seed=seed, out_dir=out,
                                  windows=windows, executor=executor, scheduler=scheduler, **store_fields(out))

@@ -23,8 +23,7 @@ not depend on the number of processes.
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from fairsched.online import experiment as online_experiment
 from fairsched.online import metrics
 from fairsched.online.engine import simulate
 from fairsched.online.policies import get_policy
+from fairsched.replicate._common import ProgressCallback, ReplicationResult, default_traces_dir
 from fairsched.scenario import DEFAULT_ZIPF_S, build_scenario
 from fairsched.seeds import STAGE_WINDOW_SEEDS, STAGE_WINDOWS, stream
 from fairsched.sweep.executors import map_unordered
@@ -45,9 +45,6 @@ from fairsched.workload.clean import clean
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import read_swf
 from fairsched.workload.transform import compress_arrivals, window
-
-ProgressCallback = Callable[[str, int, int], None]
-"""Called as ``progress(description, done, total)`` as windows finish."""
 
 
 @dataclass(frozen=True)
@@ -126,9 +123,10 @@ class Cell:
     parallel_jobs: str = "copies"
 
 
-@dataclass(frozen=True)
-class ReplicationResult:
-    """What a replication measured.
+@dataclass(frozen=True, kw_only=True)
+class OnlineReplicationResult(ReplicationResult):
+    """What an online replication (PPAM'13, SPAA'13) measured: `ReplicationResult`'s fields, the paper's name, the
+    per-window table and the files written.
 
     Attributes
     ----------
@@ -144,17 +142,14 @@ class ReplicationResult:
     """
 
     paper: str
-    config: Any
     rows: list[dict[str, Any]]
     per_window: pd.DataFrame
-    notes: list[str] = field(default_factory=list)
-    elapsed_s: float = 0.0
     files: dict[str, Path] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class WindowsResult:
-    """The result of one sweep cell of windows (`fairsched.replicate.ppam13_cell`, `spaa13_cell`): one record per
+    """The result of one sweep cell of windows (`fairsched.replicate.ppam13.cell`, `spaa13.cell`): one record per
     (window, policy), in window order."""
 
     config: Any
@@ -168,21 +163,11 @@ class WindowsResult:
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
         """The rows as ``windows.csv``."""
-        from fairsched.report.export import write_csv
+        from fairsched._io import write_csv
 
         path = Path(out_dir) / "windows.csv"
         write_csv(self.rows(), path)
         return {"windows.csv": path}
-
-
-def default_traces_dir() -> Path:
-    """``$FAIRSCHED_TRACES``, else ``../shared/traces`` beside the project checkout (the tests' convention)."""
-    env = os.environ.get("FAIRSCHED_TRACES")
-    if env:
-        return Path(env)
-    import fairsched  # only to locate the checkout
-
-    return Path(fairsched.__file__).resolve().parents[3] / "shared" / "traces"
 
 
 def trace_file(traces_dir: Path | None, trace: str) -> Path:
@@ -431,7 +416,7 @@ def summarize(ratios: np.ndarray) -> dict[str, Any]:
     return {"mean": mean, "std": std, "windows": int(finite.size)}
 
 
-def to_json(result: ReplicationResult) -> dict[str, Any]:
+def to_json(result: OnlineReplicationResult) -> dict[str, Any]:
     """``{"rows": [...], "notes": [...]}``: the ``--json`` rows of docs/usage.md (NaN → null) plus the notes."""
     def clean_value(value: Any) -> Any:
         if isinstance(value, float) and not math.isfinite(value):
@@ -442,92 +427,3 @@ def to_json(result: ReplicationResult) -> dict[str, Any]:
 
     rows = [{key: clean_value(row[key]) for key in ROW_KEYS} for row in result.rows]
     return {"rows": rows, "notes": list(result.notes)}
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Files: the table and per-window CSVs, and the plots (written only when a replication is given an out_dir)
-# ---------------------------------------------------------------------------------------------------------------
-
-def write_outputs(result: ReplicationResult, out_dir: str | Path, prefix: str,
-                  figures: dict[str, Any]) -> dict[str, Path]:
-    """Write ``<prefix>_table.csv`` (the rows), ``<prefix>_windows.csv`` and one PNG per figure, atomically."""
-    from fairsched._io import atomic_write  # writing is optional
-
-    out = Path(out_dir)
-    files: dict[str, Path] = {}
-    table = pd.DataFrame(to_json(result)["rows"], columns=list(ROW_KEYS))
-    for name, frame in (("table", table), ("windows", result.per_window)):
-        path = out / f"{prefix}_{name}.csv"
-        with atomic_write(path) as handle:
-            frame.to_csv(handle, index=False)
-        files[name] = path
-    for name, figure in figures.items():
-        path = out / f"{prefix}_{name}.png"
-        with atomic_write(path, "wb") as handle:
-            figure.savefig(handle, format="png", dpi=110, bbox_inches="tight")
-        files[name] = path
-    return files
-
-
-LINTHRESH = 1.0
-"""Δψ/p_tot axes are symmetric-log (``symlog``): logarithmic above `LINTHRESH` seconds, linear below, so a zero (a
-policy that matched REF exactly) is drawn at 0 instead of being dropped as on a log axis."""
-SYMLOG_NOTE = f"symlog axis: linear below {LINTHRESH:g} s, so 0 (= REF's ψ exactly) is drawn at 0"
-
-
-def _symlog(axes: Any) -> None:
-    axes.set_yscale("symlog", linthresh=LINTHRESH)
-    _, high = axes.get_ylim()
-    axes.set_ylim(0, max(3 * high, 10 * LINTHRESH))  # headroom above the tallest bar on the log part
-    axes.set_ylabel("Δψ / p_tot (s), symlog")
-
-
-def bar_figure(rows: Sequence[dict[str, Any]], title: str) -> Any:
-    """One panel per (table, trace, split): mean Δψ/p_tot per policy, ours beside the paper's (`SYMLOG_NOTE`)."""
-    from matplotlib.figure import Figure  # plotting is optional
-
-    panels = list(dict.fromkeys((row["table"], row["trace"], row["split"]) for row in rows
-                                if row["policy"] != REF.label))
-    figure = Figure(figsize=(5.5 * max(1, len(panels)), 4.4))
-    for number, (table, trace, split) in enumerate(panels, start=1):
-        axes = figure.add_subplot(1, len(panels), number)
-        mine = [row for row in rows if (row["table"], row["trace"], row["split"]) == (table, trace, split)
-                and row["policy"] != REF.label]
-        x = np.arange(len(mine))
-        ours = [row["mean"] for row in mine]
-        paper = [np.nan if row["paper_mean"] is None else row["paper_mean"] for row in mine]
-        axes.bar(x - 0.2, ours, 0.4, label="fairsched")
-        if not all(np.isnan(paper)):
-            axes.bar(x + 0.2, paper, 0.4, label="paper")
-        axes.set_xticks(x, [row["policy"] for row in mine], rotation=35, ha="right", fontsize=8)
-        _symlog(axes)
-        axes.set_title(f"{trace}, {table} ({split}, {mine[0]['windows']} windows)", fontsize=9)
-        axes.legend(fontsize=8)
-    figure.suptitle(f"{title}\n{SYMLOG_NOTE}", fontsize=10)
-    figure.tight_layout(rect=(0, 0, 1, 0.9))
-    return figure
-
-
-def k_figure(rows: Sequence[dict[str, Any]], title: str) -> Any:
-    """One panel per (machines, split): mean Δψ/p_tot against the number of organizations k, per policy
-    (`SYMLOG_NOTE`; a point at 0 is a policy that matched REF at every seed; RAND printed dashed)."""
-    from matplotlib.figure import Figure  # plotting is optional
-
-    panels = list(dict.fromkeys((row["machines"], row["split"]) for row in rows if row["orgs"] is not None))
-    columns = 2
-    figure = Figure(figsize=(11, 3.6 * math.ceil(len(panels) / columns) + 0.4))
-    for number, (machines, split) in enumerate(panels, start=1):
-        axes = figure.add_subplot(math.ceil(len(panels) / columns), columns, number)
-        mine = [row for row in rows if (row["machines"], row["split"]) == (machines, split)]
-        for policy in dict.fromkeys(row["policy"] for row in mine if row["policy"] != REF.label):
-            points = sorted((row["orgs"], row["mean"]) for row in mine if row["policy"] == policy)
-            axes.plot([k for k, _ in points], [v for _, v in points], marker="o", markersize=3, label=policy,
-                      linestyle="--" if "printed" in policy else "-")
-        _symlog(axes)
-        axes.set_xticks(sorted({row["orgs"] for row in mine}))
-        axes.set_xlabel("organizations k")
-        axes.set_title(f"{machines} machines, {split}", fontsize=9)
-        axes.legend(fontsize=6)
-    figure.suptitle(f"{title}\n{SYMLOG_NOTE}", fontsize=10)
-    figure.tight_layout(rect=(0, 0, 1, 0.95))
-    return figure

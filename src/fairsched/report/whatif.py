@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairsched.audit import whatif_experiment
 from fairsched.audit.whatif import WhatifConfig, WhatifResult
 from fairsched.report.export import write_csv, write_json
 from fairsched.report.html import Figure, Report, Table, write_report_html
@@ -74,6 +75,11 @@ def whatif_json(result: WhatifResult, outputs: dict[str, Path] | None = None) ->
     if outputs is not None:
         doc["outputs"] = {name: str(path) for name, path in outputs.items()}
     return jsonable(doc)
+
+
+def write_result(result: whatif_experiment.Result, out_dir: str | Path) -> dict[str, Path]:
+    """`fairsched.report.write_result` for a what-if run by ``fairsched sweep``: `write_whatif_outputs`."""
+    return write_whatif_outputs(result.whatif, out_dir, command=whatif_command(result.config))
 
 
 def write_whatif_outputs(result: WhatifResult, out_dir: str | Path, *, command: str) -> dict[str, Path]:

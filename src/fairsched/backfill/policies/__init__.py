@@ -19,7 +19,7 @@ from fairsched.backfill.policies import (  # noqa: F401
     slurm_classic,
     slurm_fair_tree,
 )
-from fairsched.backfill.policies._registry import (
+from fairsched.backfill.registry import (
     BACKFILLS,
     ORDERS,
     backfill_names,

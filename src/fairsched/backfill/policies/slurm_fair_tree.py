@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fairsched.backfill.policies._registry import register_order
 from fairsched.backfill.policies._slurm import FAIR_TREE, prepare
+from fairsched.backfill.registry import register_order
 from fairsched.backfill.view import ORDER_SLURM_FAIR_TREE, QueueOrder, TickSetup
 
 
