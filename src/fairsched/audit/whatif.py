@@ -332,13 +332,8 @@ def _measure(config: WhatifConfig, schedule: log.Recorded, owner: log.Ownership,
 
     k, t_end = schedule.n_orgs, schedule.t_end
     started = schedule.started
-    start, run, cpus, org, submit = (schedule.column(c) for c in ("start", "run", "cpus", "org", "submit"))
-    terms = np.zeros(started.size, dtype=object)
-    terms[started] = game.psi_terms(start[started], np.maximum(run[started], 0), cpus[started], t_end)
-    psi = [game.exact_sum(terms[started & (org == u)]) for u in range(k)]
-    units = np.where(started, np.clip(np.minimum(start + np.maximum(run, 0), t_end) - np.minimum(start, t_end), 0,
-                                      None), 0)
-    p_tot = game.exact_sum(units * cpus)
+    start, run, org, submit = (schedule.column(c) for c in ("start", "run", "org", "submit"))
+    psi, p_tot = _utilities(schedule)
     shares = sharing.sharing_columns(the_game, shap, psi, p_tot)
     over_time = usage.replay(schedule, owner.entitled_share, config.half_life)
     last = over_time.iloc[-k:]
@@ -366,25 +361,41 @@ def _measure(config: WhatifConfig, schedule: log.Recorded, owner: log.Ownership,
             **_late(start, strict, weight, ran, "strict"), **_late(start, relaxed, weight, ran, "relaxed"),
         })
     ends = np.where(started, start + np.maximum(run, 0), 0)
-    gaps = np.array([row["gap"] for row in rows], dtype=np.float64)
-    ratios = np.array([row["usage_ratio"] for row in rows], dtype=np.float64)
     summary = {
         "policy": policy, "order": None if policy == RECORDED else policy,
         "backfill": None if policy == RECORDED else config.backfill, "jobs": int(started.sum()),
         "mean_wait": float(wait[started].mean()), "p95_wait": float(np.percentile(wait[started], 95)),
         "mean_bsld": float(np.nanmean(bsld[started])), "last_end": int(ends.max()),
         "jobs_after_t_end": int((started & (ends > t_end)).sum()), "p_tot": p_tot,
-        "sum_abs_gap": float(np.abs(gaps).sum()) if k > 1 else float("nan"),
-        "max_usage_ratio": float(np.nanmax(ratios)),
+        "sum_abs_gap": float(np.abs([row["gap"] for row in rows]).sum()) if k > 1 else float("nan"),
+        "max_usage_ratio": float(np.nanmax([row["usage_ratio"] for row in rows])),
     }
     over_time.insert(0, "policy", policy)
     over_time["org"] = [schedule.orgs[u] for u in over_time["org"].tolist()]
     over_time["entitled_share"] = np.tile(owner.entitled_share, len(over_time) // k)
-    jobs = pd.DataFrame({"policy": policy, "job_id": schedule.column("job_id")[started],
-                         "org": [schedule.orgs[u] for u in org[started].tolist()], "submit": submit[started],
-                         "start": start[started], "end": ends[started], "cpus": cpus[started],
-                         "wait": (start - submit)[started]})
-    return _Measured(rows, summary, over_time, jobs)
+    return _Measured(rows, summary, over_time, _job_table(schedule, policy, ends))
+
+
+def _job_table(schedule: log.Recorded, policy: str, ends: np.ndarray) -> pd.DataFrame:
+    """One row per started job: policy, job_id, org, submit, start, end, cpus, wait."""
+    started = schedule.started
+    start, submit = schedule.column("start")[started], schedule.column("submit")[started]
+    return pd.DataFrame({"policy": policy, "job_id": schedule.column("job_id")[started],
+                         "org": [schedule.orgs[u] for u in schedule.column("org")[started].tolist()],
+                         "submit": submit, "start": start, "end": ends[started],
+                         "cpus": schedule.column("cpus")[started], "wait": start - submit})
+
+
+def _utilities(schedule: log.Recorded) -> tuple[list[int], int]:
+    """ψsp of each organization at t_end, and p_tot, the CPU-seconds done by t_end (exact integers, as the audit)."""
+    t_end, started = schedule.t_end, schedule.started
+    start, run, cpus, org = (schedule.column(c) for c in ("start", "run", "cpus", "org"))
+    terms = np.zeros(started.size, dtype=object)
+    terms[started] = game.psi_terms(start[started], np.maximum(run[started], 0), cpus[started], t_end)
+    psi = [game.exact_sum(terms[started & (org == u)]) for u in range(schedule.n_orgs)]
+    units = np.where(started, np.clip(np.minimum(start + np.maximum(run, 0), t_end) - np.minimum(start, t_end), 0,
+                                      None), 0)
+    return psi, game.exact_sum(units * cpus)
 
 
 def _late(start: np.ndarray, fst: np.ndarray, weight: np.ndarray, ran: np.ndarray, kind: str) -> dict[str, float]:

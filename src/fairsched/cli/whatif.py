@@ -27,7 +27,7 @@ def whatif_command(
     calc_period: Annotated[str, typer.Option(help="PriorityCalcPeriod, the tick of the fair-share orders: 5min, "
                                                   "300 (s).")] = "5min",
     weights: Annotated[str, typer.Option(help="PriorityWeight* of the Slurm orders: KEY=INT among age, fairshare, "
-                                              "jobsize, partition, qos.")] = _WEIGHTS,
+                                              "jobsize (one partition, no QOS).")] = _WEIGHTS,
     backfill: Annotated[str, typer.Option(help=f"Backfilling rule of the replays: {', '.join(BACKFILL_RULES)}.")]
     = "easy",
     tree: Annotated[Path | None, typer.Option(dir_okay=False, help="Entitled shares from an association tree: CSV "
