@@ -49,6 +49,6 @@ def test_a_small_real_sweep_stores_what_the_model_returns(tmp_path: Path, model:
         assert records(mine) == records(expected)
     results = read_results(tmp_path / "out")
     varied = tuple(key.replace("-", "_") for key in spec.grid)
-    assert results.group_by == (*varied, "policy", *(("org",) if model == "whatif" else ()))  # whatif: per org
+    assert results.group_by == (*varied, "policy")
     assert (results.n_cells_done, results.n_cells_total, results.failed) == (len(cells), len(cells), [])
     assert set(results.rows["n"]) <= {0, seeds}

@@ -118,7 +118,7 @@ def test_report_html_of_the_micro_cluster_renders_in_chromium(tmp_path: Path, ca
 
 def test_fairsched_sweep_runs_whatif_over_weights(tmp_path: Path, capsys) -> None:
     """The Slurm order's weights as a sweep axis: with no fair-share weight it is FCFS; with Slurm's usual 10000,
-    account2 (under its share) waits less."""
+    account2 (under its share) waits less. Rows per policy in cells/, per organization in orgs/."""
     from fairsched.sweep import read_results
 
     spec = tmp_path / "spec.toml"
@@ -128,8 +128,14 @@ def test_fairsched_sweep_runs_whatif_over_weights(tmp_path: Path, capsys) -> Non
     code, _, err = run_main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--workers", "1"], capsys)
     assert code == 0, err
     results = read_results(tmp_path / "out", metrics=("mean_wait",))
-    assert results.group_by == ("weights", "policy", "org")
-    wait = {(r["weights"], r["policy"], r["org"]): r["mean"] for r in results.rows.to_dict("records")}
+    assert results.group_by == ("weights", "policy")
+    overall = {(r["weights"], r["policy"]): r["mean"] for r in results.rows.to_dict("records")}
+    assert overall[("fairshare=0,age=1000", "slurm-fair-tree")] == overall[("fairshare=0,age=1000", "fcfs")]
+    orgs = pd.concat(pd.read_parquet(p) for p in sorted((tmp_path / "out" / "orgs").glob("*.parquet")))
+    cells = pd.concat(pd.read_parquet(p) for p in sorted((tmp_path / "out" / "cells").glob("*.parquet")))
+    weights_of = dict(zip(cells["cell"], cells["weights"], strict=False))
+    wait = {(weights_of[r["cell"]], r["policy"], r["org"]): r["mean_wait"] for r in orgs.to_dict("records")}
+    assert len(wait) == 2 * 2 * 2
     for org in ("account1", "account2"):
         assert wait[("fairshare=0,age=1000", "slurm-fair-tree", org)] == wait[("fairshare=0,age=1000", "fcfs", org)]
     on = ("fairshare=10000,age=1000", "slurm-fair-tree", "account2")

@@ -53,8 +53,12 @@ class Result:
     whatif: WhatifResult
 
     def rows(self) -> pd.DataFrame:
-        """One row per (policy, organization): the config's columns, then the organization's measures."""
-        return rows_frame(self.config, self.whatif.orgs.to_dict(orient="records"))
+        """One row per policy: the config's columns, then the policy's measures (mean and p95 wait, Σ|gap|, ...)."""
+        return rows_frame(self.config, self.whatif.policies.to_dict(orient="records"))
+
+    def per_org(self) -> pd.DataFrame:
+        """One row per (policy, organization): usage and entitled share, waits, the gap, fair start times."""
+        return self.whatif.orgs.copy()
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
