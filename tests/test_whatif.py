@@ -138,11 +138,24 @@ def test_directcontr_serves_the_lagging_account_first(micro) -> None:
 
 # -- shares from the association tree --------------------------------------------------------------------------
 def test_tree_shares_of_the_micro_cluster() -> None:
-    # account0 (admin) has no job in the log: the two others, 100 shares each, split the pool evenly
+    # three accounts with Fairshare=100: account0 (admin) has no job in the log, and is kept (as the audit keeps it)
     result = run_whatif(WhatifConfig(log=trace_path(MICRO), policies=("recorded",), tree=DATA / "micro_tree.csv",
                                      fst_sample=1))
-    assert result.orgs["entitled_share"].tolist() == [0.5, 0.5]
-    assert "association tree" in result.notes[0]
+    assert result.orgs["org"].tolist() == ["account0", "account1", "account2"]
+    assert result.orgs["entitled_share"].to_numpy() == pytest.approx([1 / 3] * 3)
+    assert result.orgs["jobs"].tolist() == [0, 313, 187] and result.summary["cpus_per_org"] == [40, 40, 40]
+    assert result.notes[0] == ("Organizations with a share but no job in the window, kept (they own CPUs in the "
+                               "game): account0.")
+    assert "Slurm's normalized shares (NormShares) from the association tree" in result.notes[1]
+
+
+def test_tree_equals_the_audit_given_the_same_tree_as_shares() -> None:
+    log = trace_path(MICRO)
+    audit = run_audit(AuditConfig(log=log, shares=str(DATA / "micro_tree.csv"), fst_sample=1))
+    whatif = run_whatif(WhatifConfig(log=log, policies=("recorded",), tree=DATA / "micro_tree.csv", fst_sample=1))
+    assert whatif.orgs["org"].tolist() == audit.orgs["org"].tolist()
+    assert whatif.orgs["gap"].to_numpy() == pytest.approx(audit.orgs["gap"].to_numpy(), nan_ok=True)
+    assert whatif.orgs["entitled_share"].tolist() == audit.orgs["entitled_share"].tolist()
 
 
 def test_an_account_missing_from_the_tree_gets_the_default_share_and_is_named(tmp_path: Path) -> None:

@@ -105,7 +105,7 @@ def test_report_html_of_the_micro_cluster_renders_in_chromium(tmp_path: Path, ca
     assert {p.name for p in out.iterdir()} >= {"report.html", "orgs.csv", "policies.csv", "usage_over_time.csv",
                                               "jobs.csv", "report.json"}
     orgs = pd.read_csv(out / "orgs.csv")
-    assert len(orgs) == 4 * 2 and orgs.groupby("policy")["usage_share"].sum().round(12).eq(1).all()
+    assert len(orgs) == 4 * 3 and orgs.groupby("policy")["usage_share"].sum().round(12).eq(1).all()  # + account0
     text = (out / "report.html").read_text(encoding="utf-8")
     for heading in ("Who waits", "Who is over their share", "Who subsidizes whom", "directcontr", "account2"):
         assert heading in text

@@ -152,7 +152,7 @@ def run_whatif(config: WhatifConfig, *, progress: Progress | None = None) -> Wha
     org_by = config.org_by or log.default_org_by(fmt)
     recorded = log.recorded_jobs(workload, fmt, org_by=org_by, org_map=config.org_map, since=config.since,
                                  until=config.until, skip_bad_records=config.skip_bad_records)
-    owner, notes, tree = _ownership(config, recorded, org_by)
+    recorded, owner, notes, tree = _ownership(config, recorded, org_by)
     slurm = _SlurmSetup.of(config, workload, recorded, tree, owner, notes)
     step("read", 1, 1)
     ref_jobs = _reference_jobs(recorded)
@@ -194,28 +194,30 @@ def run_whatif(config: WhatifConfig, *, progress: Progress | None = None) -> Wha
 
 # -- setting up ----------------------------------------------------------------------------------------------------
 def _ownership(config: WhatifConfig, recorded: log.Recorded,
-               org_by: str) -> tuple[log.Ownership, list[str], Any]:
-    """The pool and the entitled shares: `fairsched.audit.log.ownership`, or the tree's shares on its pool (and
-    the tree, with the accounts it lacked added)."""
+               org_by: str) -> tuple[log.Recorded, log.Ownership, list[str], Any]:
+    """The entitled shares and the pool, as the audit sets them (`fairsched.audit.entitlement`,
+    `fairsched.audit.log.ownership`), from ``--shares`` or from ``--tree`` (whose missing accounts get the default
+    share); organizations with a share but no job are added. Returns the recorded jobs (with those
+    organizations), the ownership, the notes and the tree (None without ``--tree``)."""
+    from fairsched.audit import entitlement
+
     if config.tree is None:
-        owner = log.ownership(recorded, config.shares, config.cpus)
-        return owner, [f"Ownership: {owner.how}."], None
-    shares = whatif_setup.tree_shares(config.tree, recorded.orgs, org_by)
-    if not shares.weights.sum() > 0:
-        raise ConfigError(f"--tree {config.tree}: every organization of the log has a share of 0 in the tree; "
-                          "no entitlement to compare with")
-    pool = log.ownership(recorded, "equal", config.cpus)
-    entitled = shares.weights / shares.weights.sum()
-    split = log._largest_remainder(entitled, pool.n_cpus)  # the audit's CPU split by shares
-    cpus_how = pool.how.split("; ", 1)[1]
-    owner = log.Ownership(entitled_share=entitled, cpus=split.astype(np.int64), n_cpus=pool.n_cpus,
-                          how=f"{shares.how}; {cpus_how}", excess=pool.excess)
-    notes = [f"Ownership: {owner.how}."]
-    if shares.defaulted:
-        notes.insert(0, f"Not in the tree {config.tree}: {', '.join(shares.defaulted)}; each gets the default share "
-                        f"(Fairshare={whatif_setup.DEFAULT_TREE_SHARES} under root), as sacctmgr gives an "
-                        "association created without one.")
-    return owner, notes, shares.tree
+        entitled = entitlement.read_entitlement(config.shares, recorded, org_by)
+        weights, idle, how, file_cpus, tree = entitled.weights, entitled.idle, entitled.how, entitled.cpus, None
+        notes: list[str] = []
+    else:
+        shares = whatif_setup.tree_shares(config.tree, recorded.orgs, org_by)
+        weights, idle, how, file_cpus, tree = shares.weights, shares.idle, shares.how, None, shares.tree
+        notes = [] if not shares.defaulted else [
+            f"Not in the tree {config.tree}: {', '.join(shares.defaulted)}; each gets the default share "
+            f"(Fairshare={whatif_setup.DEFAULT_TREE_SHARES} under root), as sacctmgr gives an association created "
+            "without one."]
+    recorded = entitlement.with_idle(recorded, idle)
+    if idle:
+        notes.append(f"Organizations with a share but no job in the window, kept (they own CPUs in the game): "
+                     f"{', '.join(sorted(idle))}.")
+    owner = log.ownership(recorded, weights, how, config.cpus, file_cpus=file_cpus)
+    return recorded, owner, [*notes, f"Ownership: {owner.how}."], tree
 
 
 @dataclass(frozen=True)

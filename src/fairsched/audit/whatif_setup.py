@@ -7,10 +7,12 @@ this build, and the entitled shares (from ``--shares`` as in ``audit``, or from 
   else (a Slurm order before it lands, a typo) is one `UnknownPolicyError` listing the available names — never a
   silent skip. `check_backfill` does the same for ``--backfill``.
 * `tree_shares`: each organization's entitled share from a TREE CSV / sshare dump / sacctmgr dump
-  (`fairsched.workload.sshare.read_share_tree`): the classic normalized shares (the product of shares / siblings'
-  shares down the path: the part of the whole machine the association is promised). An account of the log absent
-  from the tree is added under ``root`` with raw shares 1 (sacctmgr's default ``Fairshare=1`` for an association
-  created without one) and reported; the shares are then renormalized over the organizations of the log.
+  (`fairsched.workload.sshare.read_share_tree`), read as the audit reads ``--shares TREE``
+  (`fairsched.audit.entitlement`): an account's NormShares (the product of shares / siblings' shares down the
+  path) minus its sub-accounts', a user's the sum of its associations'; accounts of the tree without jobs are kept
+  as organizations without jobs. Unlike the audit, an account of the log absent from the tree is not an error: it
+  is added under ``root`` with raw shares 1 (sacctmgr's default ``Fairshare=1`` for an association created
+  without one) and reported.
 """
 
 from __future__ import annotations
@@ -128,14 +130,17 @@ class TreeShares:
 
     Attributes
     ----------
-    weights : (k,) float64, each organization's normalized share of the machine in the tree (sums to <= 1
-        before renormalization over the log's organizations).
+    weights : account (or user) -> its share of the machine in the tree (an account's NormShares minus its
+        sub-accounts', as the audit reads a tree: `fairsched.audit.entitlement`).
+    idle : accounts (users) of the tree with a share but no job in the window -> their members, kept as
+        organizations without jobs (as the audit keeps them).
     defaulted : the organizations of the log the tree does not name (given `DEFAULT_TREE_SHARES` under root).
     tree : the tree used, with the defaulted accounts added.
     how : one sentence for the report.
     """
 
-    weights: np.ndarray
+    weights: dict[str, float]
+    idle: dict[str, tuple[str, ...]]
     defaulted: tuple[str, ...]
     tree: object
     how: str
@@ -163,18 +168,21 @@ def tree_shares(path: str | Path, orgs: Sequence[str], org_by: str) -> TreeShare
                  Association(o, parent=ROOT, shares=DEFAULT_TREE_SHARES) for o in defaulted]
         tree = share_tree([*tree.associations, *extra], source=tree.source)
     norm = classic(tree).rows
-    weights = np.zeros(len(orgs))
-    index = {o: u for u, o in enumerate(orgs)}
+    share: dict[str, float] = {}
     for a, row in zip(tree.associations, norm, strict=True):
-        key = a.user if users else a.account
-        if a.is_user == users and key in index:
-            weights[index[key]] += row.norm_shares   # a user in several accounts: the sum of its associations
-    how = f"shares from the association tree {path} (classic normalized shares, renormalized over the log's " \
-          "organizations)"
+        if users and a.is_user:
+            share[a.user] = share.get(a.user, 0.0) + row.norm_shares    # a user of several accounts: the sum
+        elif not users and not a.is_user and a.account != ROOT:
+            share[a.account] = share.get(a.account, 0.0) + row.norm_shares
+            if a.parent not in (None, ROOT):                            # a sub-account's part is not its parent's
+                share[a.parent] = share.get(a.parent, 0.0) - row.norm_shares
+    weights = {key: max(value, 0.0) for key, value in share.items()}
+    idle = {key: (key,) for key, value in weights.items() if key not in orgs and value > 0}
+    how = f"Slurm's normalized shares (NormShares) from the association tree {path}"
     if defaulted:
         how += (f"; {len(defaulted)} organization(s) of the log not in the tree get the default share "
                 f"(Fairshare={DEFAULT_TREE_SHARES} under root): {', '.join(defaulted)}")
-    return TreeShares(weights, defaulted, tree, how)
+    return TreeShares(weights, idle, defaulted, tree, how)
 
 
 def integer_shares(entitled: np.ndarray) -> list[int]:
