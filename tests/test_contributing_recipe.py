@@ -15,6 +15,7 @@ keeps the guide true. The source tree is never touched; the copy is deleted with
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 import shutil
@@ -93,15 +94,37 @@ def step_docs(copy: Path, name: str, class_name: str) -> str:
 
 
 def throwaway_copy(tmp_path: Path) -> Path:
-    """src/ (with its __pycache__: numba's compiled kernels stay cached, the copies keep their mtimes), tests/ and
-    the docs page the recipe edits, in `tmp_path`."""
+    """src/, tests/ and the docs page the recipe edits, in `tmp_path` (the files keep their mtimes)."""
     copy = tmp_path / "repo"
-    shutil.copytree(ROOT / "src", copy / "src", ignore=shutil.ignore_patterns("*.egg-info"))
-    shutil.copytree(ROOT / "tests", copy / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    junk = shutil.ignore_patterns("__pycache__", "*.egg-info", ".hypothesis")
+    shutil.copytree(ROOT / "src", copy / "src", ignore=junk)
+    shutil.copytree(ROOT / "tests", copy / "tests", ignore=junk)
     (copy / "docs").mkdir()
     shutil.copy2(ROOT / "docs" / "online-policies.md", copy / "docs")
     shutil.copy2(ROOT / "pyproject.toml", copy)
     return copy
+
+
+def numba_cache_for(copy: Path) -> Path:
+    """A numba cache directory for the copy, holding the kernels this process compiled for the source tree.
+
+    The copy must not write into the source tree's cache, and need not compile again: numba files a module's
+    kernels under ``NUMBA_CACHE_DIR/<folder>_<sha1 of the folder's absolute path>`` and checks them against the
+    source file's mtime and size, which `throwaway_copy` keeps; so each folder's entry is copied under the copy's
+    path. (Were numba to file them otherwise, the copy would only compile them again: slower, still right.)
+    """
+    cache = copy / "numba-cache"
+    cache.mkdir()
+    source_cache = Path(os.environ.get("NUMBA_CACHE_DIR", "/nonexistent"))  # fairsched/__init__ sets it
+
+    def entry(folder: Path) -> str:
+        return f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+
+    for folder in [ROOT / "src" / "fairsched", *(ROOT / "src" / "fairsched").rglob("*")]:
+        if folder.is_dir() and (source_cache / entry(folder)).is_dir():
+            twin = copy / folder.relative_to(ROOT)
+            shutil.copytree(source_cache / entry(folder), cache / entry(twin))
+    return cache
 
 
 def test_the_recipe_shows_a_whole_policy_and_its_timeline() -> None:
@@ -130,7 +153,7 @@ def test_following_the_online_recipe_adds_a_policy_everywhere(tmp_path: Path) ->
                "tests/test_rand.py", "tests/_recipe_checks.py", module_path, "src/fairsched/_names.py",
                "-k", " or ".join(selected)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy / "src"), str(copy)]),
-           "FAIRSCHED_RECIPE_POLICY": name}
+           "FAIRSCHED_RECIPE_POLICY": name, "NUMBA_CACHE_DIR": str(numba_cache_for(copy))}
     run = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True, check=False)
     report = run.stdout[-6000:] + run.stderr[-3000:]
     assert run.returncode == 0, f"the recipe's steps are not enough:\n{report}"
