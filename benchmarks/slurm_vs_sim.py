@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import shutil
 import sys
 import threading
 import time
@@ -35,8 +36,6 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-
-import numpy as np
 
 TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "traces"
 HALF_LIFE = 0  # PriorityDecayHalfLife of every cluster: no decay, so RawUsage is whole CPU-seconds (docs/slurm.md)
@@ -126,6 +125,7 @@ def prepare(spec: LogSpec, raw: Path) -> tuple[Path, float, dict[str, object]]:
 
 def run_one(spec: LogSpec, policy: str, rep: int, log: Path, scale: float, raw: Path, cluster_root: Path) -> dict:
     """One real replay on a fresh cluster (always stopped); its exports saved under RAW/<log>/<policy>/<rep>/."""
+    from fairsched.errors import ClusterError
     from fairsched.slurm import ClusterConfig, down, up
     from fairsched.slurm.replay import replay
 
@@ -137,7 +137,12 @@ def run_one(spec: LogSpec, policy: str, rep: int, log: Path, scale: float, raw: 
     began = time.monotonic()
     cluster = None
     try:
-        cluster = up(root, config)
+        try:
+            cluster = up(root, config)
+        except ClusterError as exc:  # seen once: mariadb-install-db aborting on the loaded machine; up cleaned up
+            _say(f"{spec.name}/{policy}/{rep}: up failed ({exc}); once more")
+            shutil.rmtree(root, ignore_errors=True)
+            cluster = up(root, config)
         _say(f"{spec.name}/{policy}/{rep}: up in {time.monotonic() - began:.0f} s; replaying")
         result = replay(log, scale=scale, slurm_conf=str(cluster.slurm_conf), limit=spec.jobs,
                         accounts_from="group" if spec.fmt == "swf" else "account")
@@ -187,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             meta = run_one(spec, policy, rep, log, scale, raw, cluster_root)
             _say(f"{spec.name}/{policy}/{rep}: done, replay {meta['replay_seconds']:.0f} s")
-        except Exception as exc:  # noqa: BLE001 - one failed replay must not stop the others
+        except Exception as exc:  # one failed replay must not stop the others
             with lock:
                 failures.append(f"{spec.name}/{policy}/{rep}: {exc}")
             _say(f"{spec.name}/{policy}/{rep} FAILED: {exc}\n{traceback.format_exc()}")

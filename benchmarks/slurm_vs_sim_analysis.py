@@ -19,7 +19,8 @@ that ``benchmarks/slurm_vs_sim_tables.py`` renders into docs/slurm.md. Definitio
   ``conservative``: Slurm's backfill reserves for every job it tests), and tick phase (the engine's first tick at
   the first submission, or at the phase of the cluster's own fair-share passes, read from the time stamp of
   ``state/priority_last_decay_ran``), and release latency (each job holds its CPUs 1 or 2 s longer than it
-  ran, as Slurm starts the next job only at a later scheduling pass).
+  ran, as Slurm starts the next job only at a later scheduling pass), under each backfilling rule; the
+  latencies Slurm showed are measured too (`_latencies`).
 """
 
 from __future__ import annotations
@@ -33,9 +34,14 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-MAIN_RULE = "conservative"
+from fairsched.workload.share_tree import ShareTree
+from fairsched.workload.sshare import read_share_tree
+
+MAIN_RULE = "conservative"  # chosen before the runs: Slurm's backfill reserves for every job it tests
+MAIN = f"{MAIN_RULE}/phase0/0"
+BEST = "none/phase0/1"  # chosen after them, from the ablation: strict order, CPUs held 1 s longer
 RULES = ("none", "easy", "conservative")
-LATENCIES = (1, 2)  # seconds added to each job's hold of its CPUs (ablation)
+LATENCIES = (1, 2, 3)  # seconds added to each job's hold of its CPUs (ablation)
 CALC_PERIOD = 60
 WEIGHTS = {"fairshare": 10000, "age": 0, "jobsize": 0}
 ORDER = {"fair-tree": "slurm-fair-tree", "classic": "slurm-classic"}
@@ -65,8 +71,9 @@ def read_jobs(path: Path) -> pd.DataFrame:
         "submit": _seconds(frame["Submit"]),
         "start": _seconds(frame["Start"]),
         "end": _seconds(frame["End"]),
-        "cpus": frame["NCPUS"].astype(int), "nodes": frame["NNodes"].astype(int), "limit": frame["Timelimit"].map(_limit_seconds),
-        "jobid": frame["JobIDRaw"].astype(int)})
+        "cpus": frame["NCPUS"].astype(int), "nodes": frame["NNodes"].astype(int),
+        "limit": frame["Timelimit"].map(_limit_seconds),
+        "jobid": frame["JobIDRaw"].astype(int), "user": frame["User"]})
     return out.sort_values(["submit", "jobid"], kind="stable").reset_index(drop=True)
 
 
@@ -96,12 +103,16 @@ def fairshare_check(sshare: Path, policy: str) -> dict:
     return {"compared": compared, "mismatches": mismatches}
 
 
-def simulate_replay(jobs: pd.DataFrame, meta: dict, policy: str, rule: str, phase: float = 0.0,
-                    latency: int = 0) -> np.ndarray:
+def simulate_replay(jobs: pd.DataFrame, meta: dict, policy: str, rule: str, *, tree: ShareTree | None = None,
+                    phase: float = 0.0, latency: int = 0) -> np.ndarray:
     """Simulated start times (seconds from the first submission) of `jobs`, in their row order.
 
-    `phase` > 0 puts the engine's first tick `phase` seconds before the first submission (a zero-share account's
-    one-second job then, which changes no other account's order), as the cluster's passes fell.
+    With `tree` (the cluster's association tree, read from its sshare dump), each job runs under its own (account,
+    user) association, as in Slurm; without, under one user association per account (``org``/``shares``).
+    `phase` > 0 puts the engine's first tick `phase` seconds before the first submission (a one-second, one-CPU
+    job of root's user association then; without a tree, of a zero-share account), as the cluster's passes fell.
+    `latency` > 0 holds each job's CPUs that many seconds longer than its run (Slurm releases them, and starts
+    the next job, only at a later scheduling pass).
     """
     from fairsched.backfill import BackfillJobs, simulate
 
@@ -111,21 +122,26 @@ def simulate_replay(jobs: pd.DataFrame, meta: dict, policy: str, rule: str, phas
     run = (jobs["end"] - jobs["start"]).to_numpy(np.float64) + latency
     procs = jobs["cpus"].to_numpy(np.float64)
     limit = np.maximum(jobs["limit"].to_numpy(np.float64), run)
-    org = np.array([accounts.index(a) for a in jobs["account"]])
-    shares = [int(meta["shares"][a]) for a in accounts]
+    if tree is not None:
+        org = np.array([tree.index(a, u) for a, u in zip(jobs["account"], jobs["user"], strict=True)])
+        extra = tree.index("root", "root")
+        params: dict = {"tree": tree}
+    else:
+        org = np.array([accounts.index(a) for a in jobs["account"]])
+        extra = len(accounts)
+        params = {"shares": [int(meta["shares"][a]) for a in accounts] + ([0] if phase > 0 else [])}
     shift = 0.0
     if phase > 0:
         shift = float(phase)
         submit = np.concatenate([[0.0], submit + shift])
         run, procs, limit = (np.concatenate([[1.0], run]), np.concatenate([[1.0], procs]),
                              np.concatenate([[1.0], limit]))
-        org = np.concatenate([[len(accounts)], org])
-        shares = [*shares, 0]
+        org = np.concatenate([[extra], org])
     cpus = int(meta["nodes"]) * int(meta["cpus_per_node"])
     bjobs = BackfillJobs.from_arrays(submit, run, procs, limit, n_processors=cpus)
-    result = simulate(bjobs, order=ORDER[policy], backfill=rule,
-                      order_params={"org": org, "shares": shares, "calc_period": CALC_PERIOD,
-                                    "half_life": int(meta["half_life"]), "weights": WEIGHTS})
+    params.update({"assoc" if tree is not None else "org": org, "calc_period": CALC_PERIOD,
+                   "half_life": int(meta["half_life"]), "weights": WEIGHTS})
+    result = simulate(bjobs, order=ORDER[policy], backfill=rule, order_params=params)
     schedule = result.schedule.sort_values("job")
     start = schedule["start"].to_numpy(np.float64)
     if phase > 0:
@@ -151,6 +167,21 @@ def _usage_share(jobs: pd.DataFrame, start: np.ndarray) -> dict[str, float]:
     return {a: float(used[(jobs["account"] == a).to_numpy()].sum() / total) for a in sorted(jobs["account"].unique())}
 
 
+def _latencies(jobs: pd.DataFrame) -> dict[str, float]:
+    """Slurm's own delays, measured: ``start_latency``, the median wait of the first 10 jobs (submitted to an
+    idle cluster), and ``release_latency``, the median, over the jobs that waited, of the time from the last end
+    before their start to their start (how long freed CPUs stay idle before the next job gets them)."""
+    wait = (jobs["start"] - jobs["submit"]).to_numpy()
+    ends = np.sort(jobs["end"].to_numpy())
+    gaps = []
+    for start, waited in zip(jobs["start"].to_numpy(), wait, strict=True):
+        at = np.searchsorted(ends, start, side="right")
+        if waited > 5 and at:
+            gaps.append(start - ends[at - 1])
+    return {"start_latency": float(np.median(wait[:10])),
+            "release_latency": float(np.median(gaps)) if gaps else float("nan")}
+
+
 def _real_phase(jobs: pd.DataFrame, meta: dict) -> float:
     """Seconds from the cluster's last fair-share pass before the first submission to that submission."""
     return float((int(jobs["submit"].min()) - meta["last_decay_mtime"]) % CALC_PERIOD)
@@ -170,17 +201,21 @@ def analyse_arm(reps: list[Path], policy: str) -> dict:
     variants: dict[str, list] = {}
     for rep, meta, jobs, real in runs:
         phase = _real_phase(jobs, meta)
-        entry = {"rep": meta["rep"], "jobs": len(jobs), "multi_node_jobs": int((jobs["nodes"] > 1).sum()),
+        entry = {"rep": meta["rep"], "jobs": len(jobs), **_latencies(jobs),
+                 "multi_node_jobs": int((jobs["nodes"] > 1).sum()),
                  "multi_cpu_jobs": int((jobs["cpus"] > 1).sum()), "replay_seconds": round(meta["replay_seconds"], 1),
                  "max_lateness": round(meta["max_lateness"], 2), "raised_to_min": meta["raised_to_min"],
                  "real_phase": phase, "makespan": float(real.max() + 0),
                  "fairshare": fairshare_check(rep / "sshare.txt", policy),
                  "real_mean_wait": _mean_wait(jobs, real), "real_usage_share": _usage_share(jobs, real)}
-        sims = {f"{rule}/phase0": simulate_replay(jobs, meta, policy, rule) for rule in RULES}
-        sims.update({f"{rule}/real-phase": simulate_replay(jobs, meta, policy, rule, phase=phase)
+        tree = read_share_tree(rep / "sshare.txt")
+        sims = {f"{rule}/phase0/{lat}/tree": simulate_replay(jobs, meta, policy, rule, tree=tree, latency=lat)
+                for rule in RULES for lat in (0, *LATENCIES)}
+        sims.update({f"{rule}/real-phase/0/tree": simulate_replay(jobs, meta, policy, rule, tree=tree, phase=phase)
                      for rule in RULES})
-        sims.update({f"{MAIN_RULE}/phase0/{lat}": simulate_replay(jobs, meta, policy, MAIN_RULE, latency=lat)
-                     for lat in LATENCIES})
+        sims.update({f"{key}/flat": simulate_replay(jobs, meta, policy, key.split("/")[0],
+                                                    latency=int(key.split("/")[2]))
+                     for key in (MAIN, BEST)})
         for key, start in sims.items():
             variants.setdefault(key, []).append({"tau": _tau(start, real), "mean_wait": _mean_wait(jobs, start),
                                                  "usage_share": _usage_share(jobs, start)})
@@ -229,7 +264,8 @@ def fairshare_only(raw: Path) -> list[dict]:
 def analyse(raw: Path, decay_raw: Path | None = None) -> dict:
     """The JSON document: per log, its window and, per policy, `analyse_arm`; with `decay_raw`, the fairshare
     check of the replays saved there too (``fairshare_with_decay``)."""
-    doc: dict = {"main_rule": MAIN_RULE, "calc_period": CALC_PERIOD, "weights": WEIGHTS, "logs": {},
+    doc: dict = {"main_rule": MAIN_RULE, "shown": [f"{MAIN}/tree", f"{BEST}/tree"], "calc_period": CALC_PERIOD,
+                 "weights": WEIGHTS, "logs": {},
                  "fairshare_with_decay": fairshare_only(decay_raw) if decay_raw else []}
     for window in sorted(raw.glob("*.window.json")):
         name = window.name.split(".")[0]

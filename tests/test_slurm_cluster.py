@@ -94,7 +94,7 @@ def test_replay_of_a_real_log_is_read_back_by_the_sacct_reader(
     level_fs = 0
     for row, line in zip(table, sshare[1:], strict=True):
         depth = len(line) - len(line.lstrip(" "))
-        parents = parents[:depth] + [int(row["raw_usage"])]
+        parents = [*parents[:depth], int(row["raw_usage"])]
         if row["sshare_level_fs"] in (None, "inf") or depth == 0:
             continue
         own, parent = max(int(row["raw_usage"]), 1), max(parents[depth - 1], 1)
