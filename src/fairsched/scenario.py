@@ -423,13 +423,14 @@ def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[in
 
     * ``"even"``: as equal as possible; the remainder m mod k goes to the lowest organization ids.
     * ``"uniform"``: 1 each, plus a multinomial draw of the other m - k with equal probabilities.
-    * ``"composition"``: a composition of m into k positive parts drawn uniformly among all C(m-1, k-1) of them
+    * ``"composition"``: a composition of m into k positive parts, uniform among all C(m-1, k-1) of them
       (k - 1 distinct cut points in 1..m-1): unequal shares are far likelier than under ``"uniform"``.
     * ``"zipf"``: `zipf_counts` (counts ~ 1/rank**zipf_s), ranks given to organizations in a random order.
     * explicit counts, a sequence or a comma string ``"1,2,1"``: length k, each >= 1; their sum must equal
       `n_machines` when given, else it defines m.
 
-    `rng` is needed by ``"uniform"``, ``"composition"`` and ``"zipf"`` (`build_scenario` passes its `STAGE_MACHINES` stream).
+    `rng` is needed by ``"uniform"``, ``"composition"`` and ``"zipf"`` (`build_scenario` passes its
+    `STAGE_MACHINES` stream).
 
     Raises
     ------

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
     from fairsched.sweep import Spec
 
-__all__ = ["MATCH_FACTOR", "SAME_TOLERANCE", "SPECS_DIR", "STANDARD_ERRORS", "ProgressCallback", "ReplicationResult", "SweepOptions",
-           "default_traces_dir", "level_verdict", "run_sweeps", "verdict"]
+__all__ = ["MATCH_FACTOR", "SAME_TOLERANCE", "SPECS_DIR", "STANDARD_ERRORS", "ProgressCallback", "ReplicationResult",
+           "SweepOptions", "default_traces_dir", "level_verdict", "run_sweeps", "verdict"]
 
 SPECS_DIR = Path(__file__).resolve().with_name("specs")
 """The shipped sweep specs of the replications (package data, ``fairsched/replicate/specs/*.toml``)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 
@@ -120,7 +121,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--traces", type=Path, default=None)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    print(run_grid(args.out, windows=args.windows, jobs=args.jobs, traces_dir=args.traces).to_string())
+    ranking = run_grid(args.out, windows=args.windows, jobs=args.jobs, traces_dir=args.traces)
+    sys.stdout.write(f"{ranking.to_string()}\n")
 
 
 if __name__ == "__main__":
