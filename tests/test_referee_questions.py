@@ -63,10 +63,12 @@ def test_mocca_variants_on_a_hand_made_instance() -> None:
     assert every.start.tolist() == [0, 0, 2]
     none = mocca_variant(inst, MoccaVariant(alpha=1.0, compaction="none"))
     assert none.start.tolist() == [0, 1, 4]
-    frame = pd.DataFrame([{"variant": "v", "alpha": 1.0, "fallback": "local", "compaction": "moved", "local": 2.0,
-                           "mocca": value, "moved": True} for value in (2.0, 2.5, 1.5, 1.5)])
+    name = MoccaVariant().name
+    frame = pd.DataFrame([{"local": 2.0, name: value, f"moved: {name}": value != 2.0}
+                          for value in (2.0, 2.5, 1.5, 1.5)])
     row = summarize(frame).iloc[0]
-    assert (row["worse"], row["same"], row["mean"]) == (25.0, 25.0, 1.875)
+    assert (row["variant"], row["worse"], row["same"], row["moved"], row["mean"]) == (name, 25.0, 25.0, 75.0, 1.875)
+    assert row["standard_error"] == pytest.approx(frame[name].std() / 2)
 
 
 def test_split_dc_fit_ranks_by_the_log_distance() -> None:

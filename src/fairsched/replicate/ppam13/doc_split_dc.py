@@ -89,7 +89,8 @@ def _jobs_row(data: Path) -> str:
     ahead = {v: int((means.loc[v, "DIRECTCONTR"] < means.loc[v, "FAIRSHARE"]).sum()) for v in ("shipped", "jobs")}
     total = len(means.loc["jobs"])
     windows = int(cells["windows"].max())
-    text = (f"the same verdict on {same} of the {len(wide)} checks ({windows} windows per cell)"
+    word = "holds" if same == len(wide) else ("partly" if same else "no")
+    text = (f"{word}: the same verdict on {same} of the {len(wide)} checks ({windows} windows per cell)"
             + (f", not on {', '.join(differ)}" if differ else "")
             + f"; DIRECTCONTR fairer than FAIRSHARE in {ahead['jobs']} of the {total} cells with jobs spread, "
               f"{ahead['shipped']} with users spread")

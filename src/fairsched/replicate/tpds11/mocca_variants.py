@@ -102,9 +102,10 @@ def mocca_variant(instance: MospInstance, variant: MoccaVariant, *, local_order:
 
 def run_mocca_variants(variants: tuple[MoccaVariant, ...] = GRID, *, instances: int = VARIANT_INSTANCES,
                        seed: int = 0) -> pd.DataFrame:
-    """One row per (variant, N, n, m, instance) of the swf grid: local's score (HF), the variant's, whether it
-    moved a job, and whether LB = p_max. Every schedule is checked (capacity, widths; not the local constraint,
-    which a variant without the fallback may break: that is what it measures)."""
+    """One row per (N, n, m, instance) of the swf grid: local's score (HF), whether LB = p_max, and per variant its
+    score (column: the variant's name) and whether it moved a job (``moved: <name>``). Every schedule is checked
+    (capacity, widths; not the local constraint, which a variant without the fallback may break: that is what it
+    measures)."""
     base = VARIANTS[0]  # "ours: sizes scaled to m, q ≤ m", the instances of tpds11_variants_swf.csv's first rows
     rows = []
     for n_orgs in ORGS:
@@ -114,31 +115,36 @@ def run_mocca_variants(variants: tuple[MoccaVariant, ...] = GRID, *, instances: 
                     child = np.random.SeedSequence(seed, spawn_key=(0, n_orgs, n_jobs, m, i))
                     inst = _instance(base, n_orgs, n_jobs, m, np.random.default_rng(child))
                     local = local_schedule(inst, order="hf")
-                    facts = {"orgs": n_orgs, "jobs": n_jobs, "procs": m, "index": i, "local": score(inst, local),
-                             "lb_is_pmax": bool(inst.runtime.max() >= inst.lower_bound())}
+                    row = {"orgs": n_orgs, "jobs": n_jobs, "procs": m, "index": i, "local": score(inst, local),
+                           "lb_is_pmax": bool(inst.runtime.max() >= inst.lower_bound())}
                     for variant in variants:
                         schedule = mocca_variant(inst, variant)
                         broken = check_mosp_schedule(inst, schedule, local_constraint=False)
                         if broken:
                             raise InvalidScheduleError(f"{variant.name}: {broken[0]}")
-                        rows.append({"variant": variant.name, "alpha": variant.alpha, "fallback": variant.fallback,
-                                     "compaction": variant.compaction, **facts, "mocca": score(inst, schedule),
-                                     "moved": bool(np.any(schedule.start != local.start)
-                                                   or np.any(schedule.cluster != local.cluster))})
+                        row[variant.name] = score(inst, schedule)
+                        row[f"moved: {variant.name}"] = bool(np.any(schedule.start != local.start)
+                                                             or np.any(schedule.cluster != local.cluster))
+                    rows.append(row)
     return pd.DataFrame.from_records(rows)
 
 
-def summarize(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per variant: mean score, standard error, instances worse than / equal to local (%), moved (%)."""
+def summarize(frame: pd.DataFrame, variants: tuple[MoccaVariant, ...] = GRID) -> pd.DataFrame:
+    """One row per variant of `frame` (`run_mocca_variants`' table): alpha, fallback, compaction, mean score,
+    std, instances, worse than / equal to local (%), moved a job (%), standard error of the mean."""
     tolerance = 1e-12
-    grouped = frame.assign(worse=frame["mocca"] > frame["local"] + tolerance,
-                           same=(frame["mocca"] - frame["local"]).abs() <= tolerance)
-    out = grouped.groupby("variant", sort=False).agg(
-        alpha=("alpha", "first"), fallback=("fallback", "first"), compaction=("compaction", "first"),
-        mean=("mocca", "mean"), std=("mocca", "std"), instances=("mocca", "size"), worse=("worse", "mean"),
-        same=("same", "mean"), moved=("moved", "mean")).reset_index()
+    rows = []
+    for variant in variants:
+        if variant.name not in frame:
+            continue
+        scores, local = frame[variant.name], frame["local"]
+        rows.append({"variant": variant.name, "alpha": variant.alpha, "fallback": variant.fallback,
+                     "compaction": variant.compaction, "mean": scores.mean(), "std": scores.std(ddof=1),
+                     "instances": int(scores.size), "worse": 100 * float((scores > local + tolerance).mean()),
+                     "same": 100 * float(((scores - local).abs() <= tolerance).mean()),
+                     "moved": 100 * float(frame[f"moved: {variant.name}"].mean())})
+    out = pd.DataFrame(rows)
     out["standard_error"] = out["std"] / np.sqrt(out["instances"])
-    out[["worse", "same", "moved"]] *= 100
     return out
 
 
