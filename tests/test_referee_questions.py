@@ -4,6 +4,7 @@ fit (hand-made data; the shipped figures are checked by tests/test_replication_d
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -94,3 +95,32 @@ def test_split_dc_fit_ranks_by_the_log_distance() -> None:
     assert ranking.iloc[1]["fit"] - ranking.iloc[0]["fit"] == pytest.approx(
         np.log(2) + abs(np.log(2 * 1808 / 1520)) - abs(np.log(1808 / 1520)))
     assert ranking.iloc[1]["worst"] == "SPAA'13 LPC-EGEE RAND 3.5×"  # 562 (PPAM'13) against 161 (SPAA'13)
+
+
+def test_sptf_reading_follows_the_ablations(tmp_path: Path) -> None:
+    """Both readings are ruled out on every shipped data set; a synthetic data set on which shortest first gives
+    exactly the paper's ratios (PBA 1, SPTF 1.7 / 1.54 / 1.7 / 1.9, FIFO 3 / 1.54 / 3.3 / 1.7) settles it."""
+    import shutil
+
+    from fairsched.replicate.networking20.doc_sptf import VALUES, checks, reading_verdict
+
+    assert [round(c.paper, 2) for c in checks()[4:]] == [1.76, 1.0, 1.94, 1.12]
+    data = tmp_path / "data"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "docs" / "replication" / "data", data)
+    assert VALUES["networking20-sptf-reading-summary"](data) == "undetermined on all 5 data sets"
+    frame = pd.read_csv(data / "networking20_ablations.csv")
+    paper = {("offline-equal", "sptf"): (1.7, 1.0, 1 / 0.65), ("offline-equal", "fifo"): (3.0, 1.0, 1 / 0.65),
+             ("online-equal", "sptf"): (1.7, 1.9, 1.0), ("online-equal", "fifo"): (3.3, 1.7, 1.0)}
+    at = frame["variant"] == "synthetic, seed 0"
+    for setting in ("offline-equal", "online-equal"):
+        here = at & (frame["setting"] == setting)
+        frame.loc[here & (frame["algorithm"] == "pba"), ["mean", "q4_mean", "std"]] = (1.0, 1.0, 1.0)
+        for algorithm in ("sptf", "fifo"):
+            chosen = here & (frame["algorithm"] == algorithm)
+            frame.loc[chosen, ["mean", "q4_mean", "std"]] = paper[setting, algorithm]
+    frame.to_csv(data / "networking20_ablations.csv", index=False)
+    # longest first keeps its own means (PBA's and FIFO's moved): 3 of the 8 checks still rule it out
+    assert reading_verdict(data, "synthetic, seed 0") == (
+        "shortest first (ruled out: longest first by 3 of the 8 checks)")
+    assert VALUES["networking20-sptf-reading-summary"](data) == (
+        "undetermined on 4 of the 5 data sets, shortest first on 1 of the 5 data sets")

@@ -105,19 +105,30 @@ def _verdicts(data: Path, label: str) -> dict[str, list[tuple[SptfCheck, float, 
 
 
 def reading_verdict(data: Path, label: str) -> str:
-    """What data set `label` says of the reading: ``longest first (shortest first is ruled out by: ...)``,
-    ``undetermined: both readings are ruled out (...)`` or ``undetermined: neither reading is ruled out``."""
+    """What data set `label` says of the reading: ``longest first (ruled out: shortest first by 4 of the 8
+    checks)``, ``undetermined: both readings are ruled out (shortest first by 6 of the 8 checks, longest first by
+    2)`` or ``undetermined: neither reading is ruled out``; the table names the checks."""
     found = _verdicts(data, label)
     ruled_out = {reading: [check.text for check, _, word in rows if word == "no"] for reading, rows in found.items()}
     names = {"sptf": "shortest first", "lptf": "longest first"}
     alive = [reading for reading in READINGS if not ruled_out[reading]]
-    why = "; ".join(f"{names[r]} by {len(ruled_out[r])} ({', '.join(ruled_out[r])})" for r in READINGS
-                    if ruled_out[r])
+    counts = [f"{names[r]} by {len(ruled_out[r])}" for r in READINGS if ruled_out[r]]
+    why = ", ".join([*counts[:1], f"of the {len(checks())} checks", *counts[1:]]).replace(", of the", " of the")
     if len(alive) == 1:
         return f"{names[alive[0]]} (ruled out: {why})"
     if not alive:
         return f"undetermined: both readings are ruled out ({why})"
     return "undetermined: neither reading is ruled out"
+
+
+def _summary(data: Path) -> str:
+    """Over every data set: ``undetermined on all 5 data sets`` or ``longest first on 1 of the 5 data sets,
+    undetermined on 4``."""
+    verdicts = [reading_verdict(data, label).split(" (")[0].split(":")[0] for label, _, _ in DATA_SETS]
+    counted = {word: verdicts.count(word) for word in dict.fromkeys(verdicts)}
+    if len(counted) == 1:
+        return f"{verdicts[0]} on all {len(verdicts)} data sets"
+    return ", ".join(f"{word} on {n} of the {len(verdicts)} data sets" for word, n in counted.items())
 
 
 def table_sptf_readings(data: Path) -> str:
@@ -153,3 +164,4 @@ TABLES = {"networking20-sptf-readings": table_sptf_readings}
 VALUES = {f"networking20-sptf-reading-{key}": _reading(label) for key, (label, _, _) in
           zip(("slice", "multi-task", "synthetic-0", "synthetic-1", "synthetic-2"), DATA_SETS, strict=True)}
 VALUES["networking20-synthetic-facts"] = _facts("synthetic, seed 0")
+VALUES["networking20-sptf-reading-summary"] = _summary
