@@ -376,8 +376,8 @@ class MachineSplit(str):
     >>> MachineSplit.parse("zipff", flag="--split")
     Traceback (most recent call last):
     ...
-    fairsched.errors.ConfigError: --split 'zipff': expected one of even, uniform, zipf or comma-separated machine \
-counts, one per organization (e.g. '1,2,1')
+    fairsched.errors.ConfigError: --split 'zipff': expected one of even, uniform, composition, zipf or comma-separated \
+machine counts, one per organization (e.g. '1,2,1')
     """
 
     kind: str
