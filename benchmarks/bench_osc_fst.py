@@ -122,7 +122,7 @@ def _grid(backfill: str, path: str) -> None:
 def _write_csv(runs: list[dict], path: str) -> None:
     import pandas as pd
 
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     write_csv(pd.DataFrame([{k: v for k, v in run.items() if k != "profile_top"} for run in runs]), path)
 

@@ -67,11 +67,6 @@ class Result:
         return pd.DataFrame([{**base, "policy": name, "score": float(score), "n_orgs_seen": self.config.orgs}
                              for name, score in zip(self.config.policies, self.scores, strict=True)])
 
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        path = Path(out_dir) / "rows.csv"
-        self.rows().to_csv(path, index=False)
-        return {"rows": path}
-
 
 def run(config: Config, seed: int, *, progress: Any = None) -> Result:
     if seed == config.fail_seed:

@@ -2,8 +2,8 @@
 
 For every model: ``Config.from_mapping`` round-trips a spec table and names an unknown key's valid choices, a bad
 value is a one-line `ConfigError` naming its flag, ``run(config, seed).rows()`` has one row per policy with the
-config's columns, and ``Result.write`` writes exactly what the CLI's ``--out`` writes (same files, same bytes but
-the timings; PNGs excepted, as in tests/test_byte_identical.py).
+config's columns, and ``fairsched.report.write_result(result, out_dir)`` writes exactly what the CLI's ``--out``
+writes (same files, same bytes but the timings; PNGs excepted, as in tests/test_byte_identical.py).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from fairsched.errors import ConfigError, UnknownPolicyError
+from fairsched.report import write_result
 from tests.conftest import run_main
 from tests.test_byte_identical import normalized_hashes, small_swf
 
@@ -141,7 +142,7 @@ def test_rows_have_one_row_per_policy_with_the_config_columns(case: Case, tmp_pa
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_write_writes_what_the_cli_writes(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_write_result_writes_as_the_cli(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cli_dir, lib_dir = tmp_path / "cli", tmp_path / "lib"
     hashes = []
     for base in (cli_dir, lib_dir):
@@ -153,12 +154,29 @@ def test_write_writes_what_the_cli_writes(case: Case, tmp_path: Path, capsys: py
             code, _, err = run_main(args, capsys)
             assert code == 0, err
         else:
-            written = experiment(case).run(config_of(case, swf), case.seed).write(base / "out")
+            written = write_result(experiment(case).run(config_of(case, swf), case.seed), base / "out")
             assert set(written) == {p.relative_to(base / "out").as_posix() for p in (base / "out").rglob("*")
                                     if p.is_file()}
         hashes.append(normalized_hashes(base / "out", base))
     assert hashes[0].pop("report.html") == "html"  # the CLI's page of the files (fairsched.report.html)
     assert hashes[0] == hashes[1]
+
+
+def test_write_result_refuses_a_result_of_another_model(tmp_path: Path) -> None:
+    from tests import _toy_model
+
+    result = _toy_model.run(_toy_model.Config(), 0)
+    with pytest.raises(TypeError, match=r"no writer for Result of tests\._toy_model; write_result writes the Result "
+                                        r"of fairsched\.online\.experiment, "):
+        write_result(result, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_results_are_data() -> None:
+    """A model's Result computes and never writes: writing is `fairsched.report`'s (tests/test_layers.py checks
+    that no experiment imports it)."""
+    for case in CASES:
+        assert not hasattr(experiment(case).Result, "write"), case.model
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

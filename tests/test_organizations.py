@@ -11,7 +11,8 @@ import pytest
 
 from fairsched.errors import ConfigError
 from fairsched.online import experiment as online_experiment
-from fairsched.report.online import organizations_frame, organizations_table
+from fairsched.online.experiment import organizations_frame
+from fairsched.report.online import organizations_table
 from fairsched.scenario import build_scenario, default_machines
 from fairsched.workload.model import Workload
 from tests.conftest import run_main

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from fairsched.online.experiment import CompareResult, Config, compare_scenario
+from fairsched import _io
+from fairsched._io import write_csv
+from fairsched.online.experiment import CompareResult, Config, compare_scenario, org_deviation
 from fairsched.online.validate import validate_online_schedule
-from fairsched.report import export
-from fairsched.report.export import write_csv
-from fairsched.report.online import compare_renderable, org_deviation, to_json, utility_figure, write_compare_outputs
+from fairsched.report.online import compare_renderable, to_json, utility_figure, write_compare_outputs
 from fairsched.scenario import scenario_from_arrays
 
 POLICIES = ("roundrobin", "currfairshare", "fairshare")
@@ -90,7 +90,7 @@ def test_schedule_csv_reads_back_as_a_valid_schedule(result: CompareResult, tmp_
 
 
 def test_fast_integer_csv_is_byte_identical_to_pandas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(export, "_CHUNK_ROWS", 7)  # several chunks, and a last one that is not full
+    monkeypatch.setattr(_io, "_CSV_CHUNK_ROWS", 7)  # several chunks, and a last one that is not full
     rng = np.random.default_rng(0)
     values = rng.integers(-(2**62), 2**62, size=(45, 3))
     values[:5] = [[0, -1, 9], [10, -10, 2**63 - 1], [-(2**63) + 1, 1, 100], [99, -99, 1000], [7, 0, -7]]

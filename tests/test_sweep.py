@@ -84,7 +84,7 @@ def test_cell_keys_follow_config_seed_and_input_content_not_spelling_or_place(tm
     three = expand(load_spec(tmp_path / "two.toml"))
     assert not {c.key for c in one} & {c.key for c in three}
     (tmp_path / "gone.toml").write_text(f'[sweep]\nmodel = "{TOY}"\n[base]\ndata = "nope.txt"\n')
-    with pytest.raises(InputError, match=r"gone.toml: input file .*nope.txt cannot be read"):
+    with pytest.raises(InputError, match=r"gone.toml:4: field data: input file .*nope.txt cannot be read"):
         expand(load_spec(tmp_path / "gone.toml"))
 
 

@@ -11,7 +11,8 @@ For every model M in {online, backfill, mosp, openshop}, `fairsched.M.experiment
 * ``run(config, seed, *, progress=None) -> Result``;
 * ``Result.rows()``: a tidy `pandas.DataFrame`, one row per policy or algorithm: the config's fields (scalars;
   tuples comma-joined; paths as strings), ``policy``, then every metric (wall-clock timings excluded, so the same
-  seed gives the same rows); ``Result.write(out_dir)``: the files the CLI's ``--out`` writes, by name.
+  seed gives the same rows). A `Result` is data: it never imports `fairsched.report`, which writes it
+  (``fairsched.report.write_result(result, out_dir)``: the files the CLI's ``--out`` writes, by name).
 
 `ExperimentConfig` gives a config dataclass ``from_mapping``, ``input_paths`` and ``columns``; the ``check_*``
 helpers word the errors of ``__post_init__`` alike for every model.
@@ -41,8 +42,6 @@ class Result(Protocol):
 
     def rows(self) -> pd.DataFrame: ...
 
-    def write(self, out_dir: str | Path) -> dict[str, Path]: ...
-
 
 def flag(name: str) -> str:
     """The CLI flag of a config field: ``window_length`` -> ``--window-length``."""
@@ -52,11 +51,14 @@ def flag(name: str) -> str:
 class ExperimentConfig:
     """Mix-in for the frozen ``Config`` dataclasses: spec-file construction, input files, table columns.
 
-    Subclasses set ``MODEL`` (the command's name) and ``PATH_FIELDS`` (fields naming files or directories read).
+    Subclasses set ``MODEL`` (the command's name), ``PATH_FIELDS`` (fields naming files or directories read) and
+    ``REQUIRED`` (fields ``run`` needs although the Config allows None, e.g. backfill's trace: a sweep checks
+    them before any cell runs).
     """
 
     MODEL: ClassVar[str] = ""
     PATH_FIELDS: ClassVar[tuple[str, ...]] = ()
+    REQUIRED: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any]) -> typing.Self:

@@ -18,7 +18,8 @@ The library never prints or writes files: `fairsched.report.backfill` renders an
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched backfill`` by their flags'
 names, plus ``validate`` (no CLI flag); the same `Config` drives `run_backfill` and `backfill_workload`.
-``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the order × rule) and ``write(out_dir)``.
+``run(config, seed)`` returns a `Result` with ``rows()`` (one row: the order × rule);
+`fairsched.report.write_result` writes it.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ class Config(ExperimentConfig):
 
     MODEL = "backfill"
     PATH_FIELDS = ("trace",)
+    REQUIRED = ("trace",)  # None only for `backfill_workload`; `run` reads it
 
     trace: Path | None = None
     procs: int | None = None
@@ -117,32 +119,30 @@ class Config(ExperimentConfig):
 
 @dataclass(frozen=True)
 class Result:
-    """A ``backfill`` run under the model contract: the `BackfillReport`, tidy rows, and the ``--out`` files."""
+    """A ``backfill`` run under the model contract: the `BackfillReport` and its tidy rows.
+
+    Data only: `fairsched.report.write_result` writes the files of ``--out``."""
 
     config: Config
     seed: int
     report: BackfillReport
 
     def rows(self) -> pd.DataFrame:
-        """One row: the config's columns, ``policy`` (``<order>/<backfill>``), ``n_processors``, the classic
-        metrics (`fairsched.backfill.metrics.summary`), ``offered_load_before/after`` and, per unfairness metric
-        asked for, its overall ``<metric>_unfairness``, ``_benefit``, ``_n_unfair``, ``_n_benefit``,
-        ``_max_unfairness`` (JSSPP'05 §3); no timings."""
+        """One row: the config's columns, ``policy`` (``<order>/<backfill>``), ``n_processors``,
+        ``n_estimates_filled`` (jobs without a requested time, planned with their run time:
+        `BackfillJobs.n_estimates_filled`), the classic metrics (`fairsched.backfill.metrics.summary`),
+        ``offered_load_before/after`` and, per unfairness metric asked for, its overall ``<metric>_unfairness``,
+        ``_benefit``, ``_n_unfair``, ``_n_benefit``, ``_max_unfairness`` (JSSPP'05 §3); no timings."""
         report = self.report
         row: dict[str, Any] = {"policy": f"{report.result.meta['order']}/{report.result.meta['backfill']}",
-                               "n_processors": report.n_processors, **report.metrics,
+                               "n_processors": report.n_processors,
+                               "n_estimates_filled": report.result.jobs.n_estimates_filled, **report.metrics,
                                "offered_load_before": report.offered_load["before"],
                                "offered_load_after": report.offered_load["after"]}
         for metric, entry in report.unfairness.items():
             if isinstance(entry, dict) and "unfairness" in entry:
                 row.update({f"{metric}_{key}": value for key, value in entry.items() if key != "by_width"})
         return rows_frame(self.config, [row])
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write what ``fairsched backfill --out DIR`` writes (`fairsched.report.backfill.write_backfill_outputs`)."""
-        from fairsched.report.backfill import write_backfill_outputs
-
-        return write_backfill_outputs(self.report, out_dir)
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:

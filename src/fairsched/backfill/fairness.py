@@ -10,7 +10,8 @@ of the paper's Table 1. See docs/backfill.md, "Unfairness metrics".
   forked into one reused scratch simulator, and each what-if stops as soon as the job has started.
 * `resource_equality` is a pure function of a schedule table (``job, submit, start, end, procs``), so it also
   measures the schedule a trace recorded (real wait times).
-* `unfairness_summary`, `fst_unfairness`, `width_bin`, `by_width` turn per-job values into the paper's figures.
+* `unfairness_summary`, `fst_unfairness`, `width_bin`, `by_width` turn per-job values into the paper's figures
+  (the last two, and `WIDTH_BINS`, are defined in `fairsched.backfill.metrics` and re-exported here).
 
 "Arrived before j" means: submitted before j in the engine's submission sequence, i.e. every job with a smaller
 index (jobs sorted by submit time; equal submit times keep trace order). Jobs submitted in the same second but
@@ -29,15 +30,15 @@ import pandas as pd
 from fairsched.backfill._fairness_kernels import arrival_pass
 from fairsched.backfill.engine import BackfillSimulator
 from fairsched.backfill.jobs import BackfillJobs
+from fairsched.backfill.metrics import WIDTH_BINS as WIDTH_BINS  # re-exported (module docstring)
+from fairsched.backfill.metrics import by_width as by_width
+from fairsched.backfill.metrics import width_bin as width_bin
 from fairsched.backfill.view import BackfillRule, QueueOrder
 from fairsched.errors import ConfigError
 
 PROGRESS_STEPS = 200  # `fair_start_times` reports progress this many times at most (every 0.5 %)
 
 FST_KINDS: tuple[str, ...] = ("strict", "relaxed")
-# Job width bins of JSSPP'05 Table 1 (processors); `_WIDTH_UPPER[k]` is the largest width in bin k.
-WIDTH_BINS: tuple[str, ...] = ("1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", "65-128", ">128")
-_WIDTH_UPPER = np.array([1, 2, 4, 8, 16, 32, 64, 128], dtype=np.int64)
 SCHEDULE_INPUT_COLUMNS: tuple[str, ...] = ("job", "submit", "start", "end", "procs")
 # Columns of `resource_equality` (processor-seconds): deserved d_i, consumed s_i, deficit D_i = d_i - s_i.
 RE_COLUMNS: tuple[str, ...] = ("job", "deserved", "consumed", "deficit")
@@ -307,36 +308,6 @@ def _metric_summary(miss: np.ndarray, procs: np.ndarray) -> dict[str, Any]:
             "n_unfair": int(np.sum(miss > 0)), "n_benefit": int(np.sum(miss < 0)),
             "max_unfairness": float(unfair.max()) if miss.size else 0.0,
             "by_width": {label: (None if np.isnan(v) else float(v)) for label, v in per_bin.items()}}
-
-
-def width_bin(procs: np.ndarray | pd.Series | list[int]) -> pd.Categorical:
-    """The JSSPP'05 Table 1 width bin of each job (ordered categorical over `WIDTH_BINS`).
-
-    >>> list(width_bin([1, 2, 3, 4, 5, 128, 129]))
-    ['1', '2', '3-4', '3-4', '5-8', '65-128', '>128']
-    """
-    p = np.asarray(procs)
-    if p.size and not np.all(p >= 1):
-        raise ConfigError(f"width bins need processor counts >= 1; got {p[~(p >= 1)][0]!r}")
-    codes = np.searchsorted(_WIDTH_UPPER, p, side="left")  # bin k holds _WIDTH_UPPER[k-1] < p <= _WIDTH_UPPER[k]
-    return pd.Categorical.from_codes(codes, categories=list(WIDTH_BINS), ordered=True)
-
-
-def by_width(values: np.ndarray | pd.Series, procs: np.ndarray | pd.Series) -> pd.DataFrame:
-    """Per width bin (all of `WIDTH_BINS`, in order): ``n_jobs``, ``total`` and ``mean`` of `values` (NaN if empty).
-
-    Pass per-job unfairness (e.g. ``fst_unfairness(...)["unfairness"]``) to get the per-width figures of
-    JSSPP'05 Figs. 9–10, 13–14 and 17–18: mean = Σ_{jobs in bin} unfairness / jobs in bin.
-
-    >>> by_width(np.array([60.0, 0.0, 10.0]), np.array([8, 2, 7])).loc["5-8"].tolist()
-    [2.0, 70.0, 35.0]
-    """
-    values = np.asarray(values, dtype=np.float64)
-    if values.shape != np.shape(procs):
-        raise ConfigError(f"by_width: {values.size} values for {np.size(procs)} processor counts; expected one each")
-    frame = pd.DataFrame({"width": width_bin(procs), "value": values})
-    groups = frame.groupby("width", observed=False)["value"]
-    return pd.DataFrame({"n_jobs": groups.size(), "total": groups.sum(), "mean": groups.mean()})
 
 
 def _aligned(schedule: pd.DataFrame, values: np.ndarray, name: str) -> np.ndarray:

@@ -11,6 +11,9 @@ machine size; they never touch the engine. Definitions (Feitelson, Rudolph, Schw
 * makespan = max_j end_j - min_j submit_j;
 * utilization = sum_j procs_j * run_j / (P * makespan): the share of the processor-time between the first
   submission and the last end that ran jobs.
+
+Per job width (`width_bin`: the bins of Sabin & Sadayappan, JSSPP 2005, Table 1): `waits_by_width` and `by_width`,
+which `fairsched.backfill.fairness` uses for the unfairness by width.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from fairsched.errors import ConfigError
 
 BOUNDED_SLOWDOWN_TAU = 10  # seconds
 DEFAULT_PERCENTILES: tuple[float, ...] = (50, 90, 95, 99)
+# Job width bins of JSSPP'05 Table 1 (processors); `_WIDTH_UPPER[k]` is the largest width in bin k.
+WIDTH_BINS: tuple[str, ...] = ("1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", "65-128", ">128")
+_WIDTH_UPPER = np.array([1, 2, 4, 8, 16, 32, 64, 128], dtype=np.int64)
 
 
 def bounded_slowdown(wait: np.ndarray, run: np.ndarray, tau: float = BOUNDED_SLOWDOWN_TAU) -> np.ndarray:
@@ -78,7 +84,7 @@ def summary(schedule: pd.DataFrame, n_processors: int, *,
 
 
 def waits_by_width(wait: np.ndarray, run: np.ndarray, procs: np.ndarray) -> pd.DataFrame:
-    """Wait and bounded slowdown per job width (the JSSPP'05 Table 1 bins, `fairsched.backfill.fairness.width_bin`).
+    """Wait and bounded slowdown per job width (the JSSPP'05 Table 1 bins, `width_bin`).
 
     One row per bin, all bins in order (empty bins have ``n_jobs`` 0 and NaN means): ``width, n_jobs, mean_wait,
     median_wait, mean_bounded_slowdown`` (tau = `BOUNDED_SLOWDOWN_TAU`). Wide jobs waiting longer than narrow
@@ -88,8 +94,6 @@ def waits_by_width(wait: np.ndarray, run: np.ndarray, procs: np.ndarray) -> pd.D
     >>> frame.loc[frame["width"].isin(["1", "3-4"])].to_numpy().tolist()
     [['1', 2, 45.0, 45.0, 5.5], ['3-4', 1, 10.0, 10.0, 2.0]]
     """
-    from fairsched.backfill.fairness import width_bin  # fairness imports the engine; keep this module light
-
     wait = np.asarray(wait, dtype=np.float64)
     run = np.asarray(run, dtype=np.float64)
     if not (wait.shape == run.shape == np.shape(procs)):
@@ -102,3 +106,33 @@ def waits_by_width(wait: np.ndarray, run: np.ndarray, procs: np.ndarray) -> pd.D
                         "mean_bounded_slowdown": groups["slowdown"].mean()})
     out.index = out.index.astype(str)
     return out.rename_axis("width").reset_index()
+
+
+def width_bin(procs: np.ndarray | pd.Series | list[int]) -> pd.Categorical:
+    """The JSSPP'05 Table 1 width bin of each job (ordered categorical over `WIDTH_BINS`).
+
+    >>> list(width_bin([1, 2, 3, 4, 5, 128, 129]))
+    ['1', '2', '3-4', '3-4', '5-8', '65-128', '>128']
+    """
+    p = np.asarray(procs)
+    if p.size and not np.all(p >= 1):
+        raise ConfigError(f"width bins need processor counts >= 1; got {p[~(p >= 1)][0]!r}")
+    codes = np.searchsorted(_WIDTH_UPPER, p, side="left")  # bin k holds _WIDTH_UPPER[k-1] < p <= _WIDTH_UPPER[k]
+    return pd.Categorical.from_codes(codes, categories=list(WIDTH_BINS), ordered=True)
+
+
+def by_width(values: np.ndarray | pd.Series, procs: np.ndarray | pd.Series) -> pd.DataFrame:
+    """Per width bin (all of `WIDTH_BINS`, in order): ``n_jobs``, ``total`` and ``mean`` of `values` (NaN if empty).
+
+    Pass per-job unfairness (e.g. ``fst_unfairness(...)["unfairness"]``) to get the per-width figures of
+    JSSPP'05 Figs. 9–10, 13–14 and 17–18: mean = Σ_{jobs in bin} unfairness / jobs in bin.
+
+    >>> by_width(np.array([60.0, 0.0, 10.0]), np.array([8, 2, 7])).loc["5-8"].tolist()
+    [2.0, 70.0, 35.0]
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.shape != np.shape(procs):
+        raise ConfigError(f"by_width: {values.size} values for {np.size(procs)} processor counts; expected one each")
+    frame = pd.DataFrame({"width": width_bin(procs), "value": values})
+    groups = frame.groupby("width", observed=False)["value"]
+    return pd.DataFrame({"n_jobs": groups.size(), "total": groups.sum(), "mean": groups.mean()})

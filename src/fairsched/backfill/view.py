@@ -4,7 +4,7 @@ The backfilling model (JSSPP'05 §4; semantics of ../shared/oracles/pyss/README.
 policy, combined freely: a *queue order* (FCFS, SJF, LXF) and a *backfilling rule* (none, no-guarantee,
 EASY, conservative). Both run inside numba (the whole event loop is compiled), so a policy is a set of
 `@njit` kernels over the plain int64 arrays below, described by a `QueueOrder` or `BackfillRule` and
-registered by name in `fairsched.backfill.policies`.
+registered by name (`fairsched.backfill.registry`, by the modules of `fairsched.backfill.policies`).
 
 What policies see
 -----------------

@@ -4,7 +4,7 @@ Every command is parse -> one library call -> render, through `delivery`::
 
     with delivery(out, as_json=as_json) as job:               # stages --out, shows a progress bar on a terminal
         run = experiment.run(config, seed, progress=job.progress)
-        job.write(run.write, page=Page("fairsched compare", config, seed, renderable))  # + report.html
+        job.write(partial(write_result, run), page=Page("fairsched compare", config, seed, renderable))  # + report.html
     job.show(to_json(run, job.outputs), renderable)           # the table, or one JSON document, then the path
 
 `--out` is staged (`fairsched._io`), so an interruption or an error leaves no half-written directory: a model

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -54,7 +55,8 @@ def backfill_command(
 ) -> None:
     """Simulate one queue order x backfilling rule on a trace: classic metrics and, if asked, unfairness."""
     from fairsched.backfill import experiment as backfill_experiment
-    from fairsched.report.backfill import backfill_json, backfill_renderable
+    from fairsched.report import write_result
+    from fairsched.report.backfill import backfill_json, backfill_renderable, estimate_notes
 
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=names(fairness),
@@ -62,9 +64,9 @@ def backfill_command(
     with delivery(out, as_json=as_json) as job:
         run = backfill_experiment.run(config, 0, progress=job.progress)
         report = run.report
-        warnings = skipped_notes(report.read_report)
-        job.write(run.write, page=Page("fairsched backfill", config, renderable=backfill_renderable(report),
-                                       warnings=warnings))
+        warnings = skipped_notes(report.read_report) + estimate_notes(report)
+        job.write(partial(write_result, run),
+                  page=Page("fairsched backfill", config, renderable=backfill_renderable(report), warnings=warnings))
     job.show(backfill_json(report, job.outputs), backfill_renderable(report), warnings=warnings)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -56,6 +57,7 @@ def compare(
 ) -> None:
     """Compare online policies on one scenario: Delta psi / p_tot against the reference (SPAA'13 Sec. 6.3)."""
     from fairsched.online import experiment as online_experiment
+    from fairsched.report import write_result
     from fairsched.report.online import compare_renderable, organizations_table, to_json
 
     config = online_experiment.Config(trace=trace, orgs=orgs, orgs_by=_org_by(org_by, orgs_by), org_map=org_map,
@@ -67,7 +69,7 @@ def compare(
         run = online_experiment.run(config, seed, progress=job.progress)
         result = run.compare
         warnings = skipped_notes(result.read_report) + _idle_org_notes(result.scenario)
-        job.write(run.write,
+        job.write(partial(write_result, run),
                   page=Page("fairsched compare", config, seed, compare_renderable(result), warnings=warnings,
                             tables=[organizations_table(result)]))
     job.show(to_json(result, job.outputs), compare_renderable(result), warnings=warnings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -41,11 +42,12 @@ def mosp_command(
 ) -> None:
     """Share clusters between organizations without making any of them worse off (TPDS'11): makespans, score."""
     from fairsched.mosp import experiment as mosp_experiment
+    from fairsched.report import write_result
     from fairsched.report.mosp import mosp_json, mosp_renderable
 
     config = mosp_experiment.Config(instance=instance, generate=generate, orgs=orgs, jobs=jobs, procs=procs,
                                     trace=trace, algorithm=algorithm, local_order=local_order)
     with delivery(out, as_json=as_json, progress=False) as job:
         run = mosp_experiment.run(config, seed)
-        job.write(run.write, page=Page("fairsched mosp", config, seed, mosp_renderable(run.report)))
+        job.write(partial(write_result, run), page=Page("fairsched mosp", config, seed, mosp_renderable(run.report)))
     job.show(mosp_json(run.report, job.outputs), mosp_renderable(run.report))

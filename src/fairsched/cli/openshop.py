@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -47,6 +48,7 @@ def openshop_command(
 ) -> None:
     """Order multi-task jobs for max-min fair completion times (Networking'20): PBA, k-Max-Min vs baselines."""
     from fairsched.openshop import experiment as openshop_experiment
+    from fairsched.report import write_result
     from fairsched.report.openshop import openshop_json, openshop_renderable
 
     config = openshop_experiment.Config(google=google, instance=instance, jobs=jobs, machines=machines,
@@ -54,5 +56,6 @@ def openshop_command(
                                         online=online, delta0=delta0, k=k)
     with delivery(out, as_json=as_json, progress=False) as job:
         run = openshop_experiment.run(config, seed)
-        job.write(run.write, page=Page("fairsched openshop", config, seed, openshop_renderable(run.report)))
+        job.write(partial(write_result, run),
+                  page=Page("fairsched openshop", config, seed, openshop_renderable(run.report)))
     job.show(openshop_json(run.report, job.outputs), openshop_renderable(run.report))

@@ -50,17 +50,25 @@ def results_command(
     group_by: Annotated[str | None, typer.Option(help="Comma-separated columns. Default: the options the spec "
                                                  "varies, then policy.")] = None,
     metric: Annotated[str | None, typer.Option(help="Comma-separated metrics. Default: every metric.")] = None,
-    plot: Annotated[Path | None, typer.Option(dir_okay=False, help="Write a bar chart of the (first) metric "
-                                              "(PNG).")] = None,
+    plot: Annotated[Path | None, typer.Option(dir_okay=False, help="Write a bar chart of the (first) metric, "
+                                              "in the format the suffix names (.png, .pdf, .svg).")] = None,
+    baseline: Annotated[str | None, typer.Option(help="COLUMN=VALUE, e.g. policy=fairshare: per group, each "
+                                                 "row's paired differences and ratios against it (same seed and "
+                                                 "options), 95% t and bootstrap intervals, Wilcoxon p.")] = None,
     as_json: Json = False,
 ) -> None:
-    """Mean, std and 95% CI over seeds of a sweep's results, per group: a table, JSON or a plot."""
+    """Mean, std and 95% CI over seeds of a sweep's results, per group (or, with --baseline, paired comparisons):
+    a table, JSON or a plot."""
     from fairsched import sweep as sweeps
     from fairsched.report import sweep as report_sweep
 
+    groups, metrics = None if group_by is None else names(group_by), None if metric is None else names(metric)
     with delivery(None, as_json=as_json, progress=False) as job:
-        results = sweeps.read_results(out, group_by=None if group_by is None else names(group_by),
-                                      metrics=None if metric is None else names(metric))
+        results = sweeps.read_results(out, group_by=groups, metrics=metrics)
         if plot is not None and results.metrics:
             report_sweep.write_results_plot(results, results.metrics[0], plot)
+        paired = None if baseline is None else sweeps.paired_results(out, baseline, group_by=groups, metrics=metrics)
+    if paired is not None:
+        job.show(report_sweep.paired_json(paired), report_sweep.paired_table(paired))
+        return
     job.show(report_sweep.results_json(results), report_sweep.results_table(results))

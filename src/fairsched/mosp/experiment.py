@@ -8,7 +8,7 @@ and in cooperation.
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched mosp`` by their flags'
 names; the same `Config` and the seed drive `run_mosp`. ``run(config, seed)`` returns a `Result` with ``rows()`` (one
-row: the algorithm) and ``write(out_dir)``.
+row: the algorithm); `fairsched.report.write_result` writes it.
 """
 
 from __future__ import annotations
@@ -83,7 +83,9 @@ class Config(ExperimentConfig):
 
 @dataclass(frozen=True)
 class Result:
-    """A ``mosp`` run under the model contract: the `MospReport`, tidy rows, and the ``--out`` files."""
+    """A ``mosp`` run under the model contract: the `MospReport` and its tidy rows.
+
+    Data only: `fairsched.report.write_result` writes the files of ``--out``."""
 
     config: Config
     seed: int
@@ -100,12 +102,6 @@ class Result:
                                "score": float(report.score), "score_local": float(report.score_local),
                                "orgs_improved": int(np.sum(report.org_coop < report.org_local))}
         return rows_frame(self.config, [row])
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write what ``fairsched mosp --out DIR`` writes (`fairsched.report.mosp.write_mosp_outputs`)."""
-        from fairsched.report.mosp import write_mosp_outputs
-
-        return write_mosp_outputs(self.report, out_dir)
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:

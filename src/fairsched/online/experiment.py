@@ -22,7 +22,7 @@ The library never prints or writes files: `fairsched.report.online` renders and 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched compare`` by their flags'
 names, plus the knobs the CLI lacks (``ref_max_orgs``, ``validate``); the same `Config` drives `run_compare`, the
 replications and `compare_scenario` on hand-made scenarios. ``run(config, seed)`` returns a `Result` with
-``rows()`` (one row per policy) and ``write(out_dir)`` (the files of ``--out``).
+``rows()`` (one row per policy, `summary_frame`); `fairsched.report.write_result` writes the files of ``--out``.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from fairsched.online.policies import get_policy
 from fairsched.online.validate import validate_online_schedule
 from fairsched.scenario import (
     DEFAULT_ZIPF_S,
+    MEMBER_COLUMNS,
     ORG_ID_COLUMNS,
     MachineSplit,
     Scenario,
@@ -158,7 +159,9 @@ class Config(ExperimentConfig):
 
 @dataclass(frozen=True)
 class Result:
-    """A ``compare`` run under the model contract: the `CompareResult`, tidy rows, and the ``--out`` files."""
+    """A ``compare`` run under the model contract: the `CompareResult` and its tidy rows.
+
+    Data only: `fairsched.report.write_result` writes the files of ``--out``."""
 
     config: Config
     seed: int
@@ -168,15 +171,7 @@ class Result:
         """One row per policy (report order): the config's columns, ``policy``, then ``summary.csv``'s metrics
         (``is_reference``, ``delta_psi``, ``p_tot``, ``delta_psi_over_ptot``, ``max_abs_org_deviation``,
         ``mean_wait``, ``utilization``, ``jobs_started``, ``t_end``); no timings."""
-        from fairsched.report.online import summary_frame
-
         return rows_frame(self.config, summary_frame(self.compare).to_dict("records"))
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write what ``fairsched compare --out DIR`` writes (`fairsched.report.online.write_compare_outputs`)."""
-        from fairsched.report.online import write_compare_outputs
-
-        return write_compare_outputs(self.compare, out_dir)
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
@@ -468,3 +463,69 @@ def _measure(name: str, result: OnlineResult, run_time: float, scenario: Scenari
         mean_wait=float(waits.mean()) if waits.size else float("nan"),
         utilization=float(metrics.utilization(schedule, scenario.n_machines, t_end)),
         run_time_s=run_time)
+
+
+# ------------------------------------------------------------------------------- the tables of a CompareResult
+# Data, not rendering: `Result.rows` is built from `summary_frame`; `fairsched.report.online` writes all four as
+# summary.csv, per_org.csv and organizations.csv and draws `org_deviation` as the figure's bars.
+
+def org_deviation(outcome: PolicyOutcome, result: CompareResult) -> np.ndarray:
+    """(psi_u - psi*_u) / p_tot per organization, float64: the bars of the figure (NaN when p_tot = 0)."""
+    deviation = np.asarray(outcome.fairness.per_org_deviation, dtype=np.float64)
+    return deviation / result.p_tot if result.p_tot else np.full(deviation.shape, np.nan)
+
+
+def summary_frame(result: CompareResult) -> pd.DataFrame:
+    """One row per policy, in report order (``summary.csv``)."""
+    rows = []
+    for name, outcome in result.policies.items():
+        deviation = org_deviation(outcome, result)
+        rows.append({
+            "policy": name, "is_reference": name == result.reference,
+            "delta_psi": int(outcome.fairness.delta_psi), "p_tot": int(result.p_tot),
+            "delta_psi_over_ptot": float(outcome.fairness.delta_psi_over_ptot),
+            "max_abs_org_deviation": float(np.abs(deviation).max()) if deviation.size else np.nan,
+            "mean_wait": outcome.mean_wait, "utilization": outcome.utilization,
+            "jobs_started": len(outcome.result.schedule), "t_end": int(result.t_end),
+        })  # run times live in report.json only, so that the same seed gives byte-identical CSV files
+    return pd.DataFrame(rows)
+
+
+def per_org_frame(result: CompareResult) -> pd.DataFrame:
+    """One row per (policy, organization) (``per_org.csv``); per_org_metrics columns follow the fixed ones."""
+    psi_ref = np.asarray(result.reference_outcome.psi, dtype=np.int64)
+    machines = result.scenario.machines_per_org
+    frames = []
+    for name, outcome in result.policies.items():
+        fixed = pd.DataFrame({
+            "policy": name, "org": np.arange(result.scenario.n_orgs, dtype=np.int64), "machines": machines,
+            "psi": np.asarray(outcome.psi, dtype=np.int64), "psi_reference": psi_ref,
+            "deviation_over_ptot": org_deviation(outcome, result),
+        })
+        extra = outcome.per_org.reset_index(drop=True)
+        extra = extra.loc[:, [c for c in extra.columns if c not in fixed.columns]]
+        frames.append(pd.concat([fixed, extra], axis=1))
+    return pd.concat(frames, ignore_index=True)
+
+
+def organizations_frame(result: CompareResult) -> pd.DataFrame:
+    """Who makes up each organization (``organizations.csv``), sorted by org then id.
+
+    Columns: ``org, machines, machine_share`` (of all m machines), ``member`` (``user``, ``group``, ``queue`` or
+    ``job``: what formed the organizations), ``id`` (the trace's id), ``jobs``, ``sequential_jobs`` (a job on q
+    processors counts q) and ``work`` (machine-seconds) of the id's jobs in the simulated window. An organization
+    without jobs has one row with ``member`` and ``id`` empty and zero jobs; so does every organization of a
+    hand-made scenario, which has no ids.
+    """
+    scenario = result.scenario
+    machines = scenario.machines_per_org
+    orgs = pd.DataFrame({"org": np.arange(scenario.n_orgs, dtype=np.int64), "machines": machines,
+                         "machine_share": machines / max(int(machines.sum()), 1)})
+    members = scenario.members if scenario.members is not None else pd.DataFrame(
+        {name: pd.Series(dtype=np.int64) for name in MEMBER_COLUMNS})
+    frame = orgs.merge(members.assign(member=scenario.orgs_by), on="org", how="left", sort=True)
+    frame["id"] = frame["id"].astype("Int64")  # empty, not NaN, for an organization without jobs
+    for name in ("jobs", "sequential_jobs", "work"):
+        frame[name] = frame[name].fillna(0).astype(np.int64)
+    frame["member"] = frame["member"].fillna("")
+    return frame.loc[:, ["org", "machines", "machine_share", "member", "id", "jobs", "sequential_jobs", "work"]]

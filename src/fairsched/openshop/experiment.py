@@ -17,7 +17,8 @@ next boundary). The algorithms that decide with utilities (generalized PBA, LUF,
 
 The model contract (`fairsched._contract`): `Config` holds the options of ``fairsched openshop`` by their flags'
 names, plus the Google reader's ``google_parts`` (no CLI flag); the same `Config` and the seed drive `run_openshop`.
-``run(config, seed)`` returns a `Result` with ``rows()`` (one row per algorithm) and ``write(out_dir)``.
+``run(config, seed)`` returns a `Result` with ``rows()`` (one row per algorithm);
+`fairsched.report.write_result` writes it.
 """
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ class Config(ExperimentConfig):
 
 @dataclass(frozen=True)
 class Result:
-    """An ``openshop`` run under the model contract: the `OpenShopReport`, tidy rows, and the ``--out`` files."""
+    """An ``openshop`` run under the model contract: the `OpenShopReport` and its tidy rows.
+
+    Data only: `fairsched.report.write_result` writes the files of ``--out``."""
 
     config: Config
     seed: int
@@ -134,12 +137,6 @@ class Result:
         return rows_frame(self.config, [
             {"policy": name, "measure": report.measure, "n_jobs": report.instance.n_jobs, "tau": report.tau,
              "delta0_s": report.delta0, **outcome.summary} for name, outcome in report.outcomes.items()])
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """Write what ``fairsched openshop --out DIR`` writes (`fairsched.report.openshop.write_openshop_outputs`)."""
-        from fairsched.report.openshop import write_openshop_outputs
-
-        return write_openshop_outputs(self.report, out_dir)
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:

@@ -163,7 +163,7 @@ class WindowsResult:
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
         """The rows as ``windows.csv``."""
-        from fairsched.report.export import write_csv
+        from fairsched._io import write_csv
 
         path = Path(out_dir) / "windows.csv"
         write_csv(self.rows(), path)

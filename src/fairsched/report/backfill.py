@@ -35,6 +35,7 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
+from fairsched.backfill import experiment as backfill_experiment
 from fairsched.backfill.experiment import BackfillReport, TraceUnfairness
 from fairsched.errors import InvariantError
 from fairsched.report.batsim import jobs_frame, safe_workload_name
@@ -98,6 +99,11 @@ def swf_note(report: BackfillReport) -> str:
     load = "" if meta.get("load") is None else f", offered load {meta['load']:g} by {meta['load_by']}"
     return (f"simulated by fairsched {fairsched.__version__}: {meta['order']} x {meta['backfill']} on "
             f"{report.n_processors} processors{load}; wait times are the simulated ones")
+
+
+def write_result(result: backfill_experiment.Result, out_dir: str | Path) -> dict[str, Path]:
+    """`fairsched.report.write_result` for the backfill model: `write_backfill_outputs` of ``result.report``."""
+    return write_backfill_outputs(result.report, out_dir)
 
 
 def write_backfill_outputs(report: BackfillReport, out_dir: str | Path) -> dict[str, Path]:
@@ -243,6 +249,17 @@ def backfill_renderable(report: BackfillReport) -> Group:
     if report.unfairness:
         parts.append(unfairness_table(report.unfairness))
     return Group(*parts)
+
+
+def estimate_notes(report: BackfillReport) -> list[str]:
+    """One line when jobs had no requested time and plan with their exact run time instead (SDSC-Par: all of them),
+    for the terminal and report.html; the counts by rule are in ``meta["estimates"]`` and report.json."""
+    jobs = report.result.jobs
+    filled = jobs.n_estimates_filled
+    if not filled:
+        return []
+    return [f"{filled:,} of {jobs.n_jobs:,} jobs have no requested time (-1 or 0 in the trace): their run time is "
+            "used as the estimate, so the queue order and backfilling see exact run times for them"]
 
 
 def trace_unfairness_json(result: TraceUnfairness) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
+from fairsched.mosp import experiment as mosp_experiment
 from fairsched.mosp.experiment import MospReport
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.io import write_instance, write_schedule_csv
@@ -80,6 +81,11 @@ def mosp_renderable(report: MospReport) -> Group:
         table.add_row(str(k), str(inst.procs[k]), str(int((inst.owner == k).sum())), str(moved), f"{local:,}",
                       f"{coop:,}", change)
     return Group(summary, table)
+
+
+def write_result(result: mosp_experiment.Result, out_dir: str | Path) -> dict[str, Path]:
+    """`fairsched.report.write_result` for the mosp model: `write_mosp_outputs` of ``result.report``."""
+    return write_mosp_outputs(result.report, out_dir)
 
 
 def write_mosp_outputs(report: MospReport, out_dir: str | Path) -> dict[str, Path]:

@@ -46,13 +46,21 @@ from rich.table import Table
 
 import fairsched
 from fairsched._io import atomic_write
+from fairsched.online import experiment as online_experiment
 from fairsched.online.engine import SCHEDULE_COLUMNS
-from fairsched.online.experiment import CompareResult, PolicyOutcome, effective_split
+from fairsched.online.experiment import (
+    CompareResult,
+    PolicyOutcome,
+    effective_split,
+    org_deviation,
+    organizations_frame,
+    per_org_frame,
+    summary_frame,
+)
 from fairsched.report.batsim import online_jobs_frame, safe_workload_name
 from fairsched.report.export import DPI, write_csv
 from fairsched.report.html import Table as HtmlTable
 from fairsched.report.tables import Fitted, fmt_number, fmt_value, jsonable, short_policy, whole_numbers, with_legend
-from fairsched.scenario import MEMBER_COLUMNS
 
 # Above this many organizations the per-organization table would be too wide to read: only its extremes are shown.
 MAX_ORG_COLUMNS = 12
@@ -86,12 +94,6 @@ def to_json(result: CompareResult, outputs: Mapping[str, Path] | None = None) ->
         "outputs": {key: str(path) for key, path in (outputs or {}).items()},
     }
     return jsonable(doc)
-
-
-def org_deviation(outcome: PolicyOutcome, result: CompareResult) -> np.ndarray:
-    """(psi_u - psi*_u) / p_tot per organization, float64: the bars of the figure (NaN when p_tot = 0)."""
-    deviation = np.asarray(outcome.fairness.per_org_deviation, dtype=np.float64)
-    return deviation / result.p_tot if result.p_tot else np.full(deviation.shape, np.nan)
 
 
 def compare_renderable(result: CompareResult) -> Group:
@@ -314,6 +316,11 @@ def _fmt(value: float) -> str:
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
+def write_result(result: online_experiment.Result, out_dir: str | Path) -> dict[str, Path]:
+    """`fairsched.report.write_result` for the online model: `write_compare_outputs` of ``result.compare``."""
+    return write_compare_outputs(result.compare, out_dir)
+
+
 def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[str, Path]:
     """Write every file of the module docstring's layout into `out_dir` (created if needed).
 
@@ -348,29 +355,6 @@ def write_compare_outputs(result: CompareResult, out_dir: str | Path) -> dict[st
     return written
 
 
-def organizations_frame(result: CompareResult) -> pd.DataFrame:
-    """Who makes up each organization (``organizations.csv``), sorted by org then id.
-
-    Columns: ``org, machines, machine_share`` (of all m machines), ``member`` (``user``, ``group``, ``queue`` or
-    ``job``: what formed the organizations), ``id`` (the trace's id), ``jobs``, ``sequential_jobs`` (a job on q
-    processors counts q) and ``work`` (machine-seconds) of the id's jobs in the simulated window. An organization
-    without jobs has one row with ``member`` and ``id`` empty and zero jobs; so does every organization of a
-    hand-made scenario, which has no ids.
-    """
-    scenario = result.scenario
-    machines = scenario.machines_per_org
-    orgs = pd.DataFrame({"org": np.arange(scenario.n_orgs, dtype=np.int64), "machines": machines,
-                         "machine_share": machines / max(int(machines.sum()), 1)})
-    members = scenario.members if scenario.members is not None else pd.DataFrame(
-        {name: pd.Series(dtype=np.int64) for name in MEMBER_COLUMNS})
-    frame = orgs.merge(members.assign(member=scenario.orgs_by), on="org", how="left", sort=True)
-    frame["id"] = frame["id"].astype("Int64")  # empty, not NaN, for an organization without jobs
-    for name in ("jobs", "sequential_jobs", "work"):
-        frame[name] = frame[name].fillna(0).astype(np.int64)
-    frame["member"] = frame["member"].fillna("")
-    return frame.loc[:, ["org", "machines", "machine_share", "member", "id", "jobs", "sequential_jobs", "work"]]
-
-
 def organizations_table(result: CompareResult, *, max_ids: int = 10) -> HtmlTable:
     """report.html's "Organizations" table: one row per organization, its first `max_ids` ids by jobs."""
     frame = organizations_frame(result)
@@ -388,36 +372,3 @@ def organizations_table(result: CompareResult, *, max_ids: int = 10) -> HtmlTabl
                      note=f"Machines: {result.machines_rule or 'given'} ({result.scenario.n_machines:,}). Ids are "
                           f"{result.scenario.orgs_by or 'not known (hand-made scenario)'} ids of the trace, "
                           "spread at random over the organizations unless --org-map names them.")
-
-
-def summary_frame(result: CompareResult) -> pd.DataFrame:
-    """One row per policy, in report order (``summary.csv``)."""
-    rows = []
-    for name, outcome in result.policies.items():
-        deviation = org_deviation(outcome, result)
-        rows.append({
-            "policy": name, "is_reference": name == result.reference,
-            "delta_psi": int(outcome.fairness.delta_psi), "p_tot": int(result.p_tot),
-            "delta_psi_over_ptot": float(outcome.fairness.delta_psi_over_ptot),
-            "max_abs_org_deviation": float(np.abs(deviation).max()) if deviation.size else np.nan,
-            "mean_wait": outcome.mean_wait, "utilization": outcome.utilization,
-            "jobs_started": len(outcome.result.schedule), "t_end": int(result.t_end),
-        })  # run times live in report.json only, so that the same seed gives byte-identical CSV files
-    return pd.DataFrame(rows)
-
-
-def per_org_frame(result: CompareResult) -> pd.DataFrame:
-    """One row per (policy, organization) (``per_org.csv``); per_org_metrics columns follow the fixed ones."""
-    psi_ref = np.asarray(result.reference_outcome.psi, dtype=np.int64)
-    machines = result.scenario.machines_per_org
-    frames = []
-    for name, outcome in result.policies.items():
-        fixed = pd.DataFrame({
-            "policy": name, "org": np.arange(result.scenario.n_orgs, dtype=np.int64), "machines": machines,
-            "psi": np.asarray(outcome.psi, dtype=np.int64), "psi_reference": psi_ref,
-            "deviation_over_ptot": org_deviation(outcome, result),
-        })
-        extra = outcome.per_org.reset_index(drop=True)
-        extra = extra.loc[:, [c for c in extra.columns if c not in fixed.columns]]
-        frames.append(pd.concat([fixed, extra], axis=1))
-    return pd.concat(frames, ignore_index=True)

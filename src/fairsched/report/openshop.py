@@ -17,6 +17,7 @@ from rich.console import Group
 from rich.table import Table
 
 import fairsched
+from fairsched.openshop import experiment as openshop_experiment
 from fairsched.openshop.experiment import OpenShopReport
 from fairsched.openshop.io import write_instance, write_jobs_csv
 from fairsched.replicate.networking20 import AlgorithmValues, Networking20Result, SettingReport
@@ -64,6 +65,11 @@ def openshop_renderable(report: OpenShopReport) -> Group:
         s = outcome.summary
         table.add_row(name, *(f"{s[key]:,.1f}" for key in SUMMARY_KEYS), f"{outcome.elapsed_s:.2f} s")
     return Group(key_value_table("Multi-task jobs, max-min fair completion times", setup), table)
+
+
+def write_result(result: openshop_experiment.Result, out_dir: str | Path) -> dict[str, Path]:
+    """`fairsched.report.write_result` for the openshop model: `write_openshop_outputs` of ``result.report``."""
+    return write_openshop_outputs(result.report, out_dir)
 
 
 def write_openshop_outputs(report: OpenShopReport, out_dir: str | Path) -> dict[str, Path]:

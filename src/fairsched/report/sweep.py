@@ -1,5 +1,5 @@
-"""Rendering sweeps: the progress bar of ``fairsched sweep``, its summary and dry-run listing, and the table,
-JSON document and plot of ``fairsched results``."""
+"""Rendering sweeps: the progress bar of ``fairsched sweep``, its summary and dry-run listing, and the tables,
+JSON documents and plot of ``fairsched results`` (``--baseline``: the paired comparisons)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from fairsched.sweep.paired import PairedResults
 from fairsched.sweep.results import SweepResults
-from fairsched.sweep.run import SweepProgress, SweepSummary
+from fairsched.sweep.run import SweepProgress, SweepSummary, n_cells
 from fairsched.sweep.spec import Cell
 
 
@@ -51,7 +52,7 @@ def summary_json(summary: SweepSummary) -> dict[str, Any]:
 def summary_lines(summary: SweepSummary) -> list[str]:
     """The plain lines ``fairsched sweep`` prints at the end."""
     lines = [f"{cell}: failed: {error}" for cell, error in summary.errors.items()]
-    lines.append(f"{summary.n_cells_total} cells: {summary.computed} computed, {summary.reused} reused, "
+    lines.append(f"{n_cells(summary.n_cells_total)}: {summary.computed} computed, {summary.reused} reused, "
                  f"{summary.failed} failed ({summary.elapsed_s:.1f} s); results in {summary.out} "
                  f"(fairsched results {summary.out})")
     return lines
@@ -61,7 +62,7 @@ def plan_table(plan: list[tuple[Cell, bool]]) -> Table:
     """``fairsched sweep --dry-run``: one line per cell, its options, seed, key and whether it is stored."""
     options = list(dict.fromkeys(key for cell, _ in plan for key in cell.point))
     done = sum(stored for _, stored in plan)
-    table = Table(title=f"{len(plan)} cells, {done} already in the store, {len(plan) - done} to compute",
+    table = Table(title=f"{n_cells(len(plan))}, {done} already in the store, {len(plan) - done} to compute",
                   title_justify="left")
     for name in ["#", *options, "seed", "key", "stored"]:
         table.add_column(name, justify="right" if name in ("#", "seed") else "left")
@@ -87,7 +88,7 @@ def results_json(results: SweepResults) -> dict[str, Any]:
 
 def results_table(results: SweepResults) -> Table:
     """Mean ± 95 % CI (and std, n) per group and metric."""
-    title = f"{results.n_cells_done} of {results.n_cells_total} cells done"
+    title = f"{results.n_cells_done} of {n_cells(results.n_cells_total)} done"
     if results.failed:
         title += f", {len(results.failed)} failed"
     table = Table(title=title, title_justify="left")
@@ -99,12 +100,56 @@ def results_table(results: SweepResults) -> Table:
     return table
 
 
+def paired_json(paired: PairedResults) -> dict[str, Any]:
+    """``fairsched results --baseline C=V --json``: ``rows`` (one per group, compared value and metric), ``pairs``
+    (one per pair and metric), the baseline, the groups, what pairs match on and what was averaged over."""
+    def records(frame: Any) -> list[dict[str, Any]]:
+        return frame.astype(object).where(frame.notna(), None).to_dict("records")
+
+    return {"baseline": {"column": paired.column, "value": paired.baseline}, "group_by": list(paired.group_by),
+            "paired_on": list(paired.paired_on), "averaged_over": list(paired.averaged_over),
+            "metrics": list(paired.metrics), "n_cells_done": paired.n_cells_done,
+            "n_cells_total": paired.n_cells_total, "rows": records(paired.rows), "pairs": records(paired.pairs)}
+
+
+def paired_table(paired: PairedResults) -> Table:
+    """Per group, compared value and metric: n pairs, the two means, the mean difference and ratio with their
+    paired 95 % intervals (Student t, percentile bootstrap) and the Wilcoxon signed-rank p-value."""
+    averaged = "".join(f" and {name}" for name in paired.averaged_over)
+    table = Table(title=f"Paired against {paired.column} = {paired.baseline} ({paired.n_cells_done} of "
+                        f"{n_cells(paired.n_cells_total)} done): value − baseline and value / baseline per pair",
+                  caption=f"pairs match on {', '.join(paired.paired_on)}; each group averages over the seeds"
+                          f"{averaged} (no pair crosses two conditions); 95 % intervals of the mean: Student t, "
+                          "percentile bootstrap",
+                  title_justify="left", caption_justify="left")
+    keys = [*paired.group_by, paired.column]
+    for name in [*keys, "metric", "n", "baseline", "mean", "Δ", "Δ 95% t", "Δ 95% bootstrap", "ratio",
+                 "ratio 95% t", "ratio 95% bootstrap", "Wilcoxon p"]:
+        table.add_column(name, justify="left" if name in (*keys, "metric") else "right")
+    for row in paired.rows.to_dict("records"):
+        table.add_row(*(str(row[c]) for c in keys), row["metric"], str(row["n"]), _fmt(row["baseline_mean"]),
+                      _fmt(row["mean"]), _fmt(row["diff"]), _interval(row["diff_t_low"], row["diff_t_high"]),
+                      _interval(row["diff_boot_low"], row["diff_boot_high"]), _fmt(row["ratio"]),
+                      _interval(row["ratio_t_low"], row["ratio_t_high"]),
+                      _interval(row["ratio_boot_low"], row["ratio_boot_high"]), _fmt(row["wilcoxon_p"]))
+    return table
+
+
+def _interval(low: Any, high: Any) -> str:
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (low, high)):
+        return "—"
+    return f"[{_fmt(float(low))}, {_fmt(float(high))}]"
+
+
 def write_results_plot(results: SweepResults, metric: str, path: str | Path) -> Path:
-    """Bar chart of `metric`'s mean with 95 % CI error bars: one group of bars per setting, one bar per policy."""
+    """Bar chart of `metric`'s mean with 95 % CI error bars: one group of bars per setting, one bar per policy.
+
+    The format is the one `path`'s suffix names (``.png``, ``.pdf``, ``.svg``: `report.export.write_figure`).
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from fairsched.report.export import write_png
+    from fairsched.report.export import write_figure
 
     rows = results.rows[results.rows["metric"] == metric]
     series_by = "policy" if "policy" in results.group_by else None
@@ -127,7 +172,7 @@ def write_results_plot(results: SweepResults, metric: str, path: str | Path) -> 
     ax.set_xlabel(", ".join(settings))
     if series_by:
         ax.legend(title=series_by, fontsize="small")
-    write_png(fig, path)
+    write_figure(fig, path)
     return Path(path)
 
 

@@ -44,7 +44,20 @@ class SweepResults:
 
 
 def load_rows(out: str | Path) -> tuple[pd.DataFrame, Manifest]:
-    """Every row of every finished cell of the store's spec, in the spec's cell order (read with DuckDB)."""
+    """Every row of every finished cell of the store's spec, in the spec's cell order (read with DuckDB).
+
+    Returns
+    -------
+    rows : pandas.DataFrame
+        One row per row of each finished cell's part: ``cell``, ``seed``, ``status``, ``error``, then the model's
+        ``Result.rows()`` columns; with only the bookkeeping columns when no cell is finished.
+    manifest : Manifest
+        The store's ``manifest.json`` (model, config columns, every cell of the spec in order).
+
+    Raises
+    ------
+    ConfigError : `out` is not a sweep directory (the message names the stores below it, if any).
+    """
     import duckdb
     import pandas as pd
 

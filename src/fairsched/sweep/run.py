@@ -45,12 +45,21 @@ class SweepSummary:
     elapsed_s: float = 0.0
 
 
+def n_cells(n: int) -> str:
+    """``1 cell``, ``2 cells``: a count of cells as every sweep message words it.
+
+    >>> n_cells(1), n_cells(0), n_cells(1200)
+    ('1 cell', '0 cells', '1,200 cells')
+    """
+    return f"{n:,} cell" if n == 1 else f"{n:,} cells"
+
+
 class SweepInterrupted(KeyboardInterrupt):
     """Ctrl-C or SIGTERM stopped the sweep; the finished cells are kept. The message says how to resume."""
 
     def __init__(self, done: int, total: int, resume: str) -> None:
         self.done, self.total = done, total
-        super().__init__(f"interrupted: {done} of {total} cells done and kept; {resume}")
+        super().__init__(f"interrupted: {done} of {n_cells(total)} done and kept; {resume}")
 
 
 class SweepFailed(FairschedError):
@@ -115,7 +124,7 @@ def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "loca
                     progress(reused + computed + len(errors), len(cells), len(errors))
                 if fail_fast and outcome.error is not None:
                     raise SweepFailed(f"cell {outcome.key} failed: {outcome.error} ({reused + computed} of "
-                                      f"{len(cells)} cells done; fix it, then {resume})")
+                                      f"{n_cells(len(cells))} done; fix it, then {resume})")
         except KeyboardInterrupt:
             raise SweepInterrupted(reused + computed, len(cells), resume) from None
     return SweepSummary(n_cells_total=len(cells), computed=computed, reused=reused, failed=len(errors),

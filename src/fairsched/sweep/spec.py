@@ -24,6 +24,7 @@ is reported as one line naming the spec file, the line and the key.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import itertools
 import json
@@ -207,20 +208,81 @@ def _normal(value: Any, input_hashes: Mapping[str, str]) -> Any:
 
 
 def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Locator) -> Any:
-    """The model's Config for `point` over ``[base]``; relative paths resolved against the spec's directory."""
+    """The model's Config for `point` over ``[base]``; relative paths resolved against the spec's directory.
+
+    Every problem is one `InputError` naming the spec's line and the option: an unknown option (with the closest
+    valid name), a value the model rejects, an input file that cannot be read, a required option left out.
+    """
     options = {**spec.base, **point}
+    at = f" at grid point {point}" if point else ""
+    _check_option_names(config_class, options, spec, point, where)
     path_fields = _path_fields(config_class)
     for key, value in options.items():
-        if key.replace("-", "_") in path_fields and isinstance(value, str) and not Path(value).is_absolute():
+        if _field_name(key) in path_fields and isinstance(value, str) and not Path(value).is_absolute():
             options[key] = str(spec.path.parent / value)
     try:
-        return config_class.from_mapping(options)
+        config = config_class.from_mapping(options)
     except FairschedError as exc:
-        key = next((k for k in options if re.search(rf"\b{re.escape(k)}\b|{re.escape(k.replace('-', '_'))}",
-                                                     str(exc))), None)
-        table = "grid" if key in point and key in spec.grid else "zip" if key in point else "base"
-        at = f" at grid point {point}" if point else ""
-        raise where.error(key, f"{exc}{at}", table=table) from exc
+        key = _culprit(exc, options, point)
+        raise where.error(key, f"{exc}{at}", table=_table_of(key, spec, point)) from exc
+    for name in getattr(config_class, "REQUIRED", ()):
+        if getattr(config, name) is None:
+            flag = name.replace("_", "-")
+            raise InputError(f"the {spec.model} model needs {flag}; set it in [base] (or vary it in [grid])",
+                             path=spec.path, line=where.header_line("base") or where.line_of("model", "sweep"),
+                             field=flag)
+    for path in config.input_paths():
+        if not Path(path).is_file():
+            key = next((k for k in options if _field_name(k) in path_fields
+                        and Path(path).is_relative_to(str(options[k]))), None)
+            raise where.error(key, f"input file {path} cannot be read (no such file){at}",
+                              table=_table_of(key, spec, point))
+    return config
+
+
+def _field_name(key: str) -> str:
+    """The Config field an option names: ``--window-length``, ``window-length`` and ``window_length`` alike."""
+    return str(key).strip().lstrip("-").replace("-", "_")
+
+
+def _table_of(key: str | None, spec: Spec, point: Mapping[str, Any]) -> str:
+    return "grid" if key in spec.grid else "zip" if key in point else "base"
+
+
+def _check_option_names(config_class: Any, options: Mapping[str, Any], spec: Spec, point: Mapping[str, Any],
+                        where: _Locator) -> None:
+    """An option the model's Config does not have, named with its line and the closest valid option."""
+    if not dataclasses.is_dataclass(config_class):
+        return
+    names = [f.name.replace("_", "-") for f in dataclasses.fields(config_class)]
+    for key in options:
+        if _field_name(key).replace("_", "-") not in names:
+            close = difflib.get_close_matches(_field_name(key).replace("_", "-"), names, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise where.error(key, f"unknown option {key!r} of the {spec.model} model; {hint}valid: "
+                                   f"{', '.join(names)}", table=_table_of(key, spec, point))
+
+
+def _culprit(exc: FairschedError, options: Mapping[str, Any], point: Mapping[str, Any]) -> str | None:
+    """Which option a model's error is about: the one whose value the message quotes (an unknown policy name),
+    else the one named first in the message (``--orgs 0``, ``window length -1``), else None."""
+    if isinstance(exc, InputError) and exc.field in options:
+        return exc.field
+    text = str(exc)
+    quoted = set(re.findall(r"'([^']*)'", text))
+    by_value = [k for k in (*point, *options) if isinstance(options[k], str | list)
+                and quoted & {str(v).strip() for v in (options[k] if isinstance(options[k], list)
+                                                       else options[k].split(","))}]
+    if by_value:
+        return by_value[0]
+    first: dict[str, int] = {}
+    for key in options:
+        name = _field_name(key)
+        for form in {name, name.replace("_", "-"), name.replace("_", " ")}:
+            match = re.search(rf"(?<!\w){re.escape(form)}(?![\w-])", text)
+            if match:
+                first[key] = min(first.get(key, match.start()), match.start())
+    return min(first, key=first.__getitem__) if first else None
 
 
 def _path_fields(config_class: Any) -> set[str]:
@@ -275,6 +337,13 @@ class _Locator:
                 if table is None and current == key:
                     return number
             elif pattern.match(line) and (table is None or current == table):
+                return number
+        return None
+
+    def header_line(self, table: str) -> int | None:
+        """The line of the ``[table]`` header, if the spec has one."""
+        for number, line in enumerate(self.lines, start=1):
+            if re.match(rf"^\s*\[\[?\s*{re.escape(table)}\s*\]\]?", line):
                 return number
         return None
 

@@ -34,6 +34,7 @@ MANIFEST = "manifest.json"
 SPEC_COPY = "spec.toml"
 CELLS = "cells"
 FAILED_SUFFIX = ".failed.parquet"
+_LISTED = 4  # stores named in the "not a sweep directory" message before "and N more"
 
 
 @dataclass(frozen=True)
@@ -79,10 +80,22 @@ class Store:
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ConfigError(f"{self.root} is not a sweep directory (no {MANIFEST}); run `fairsched sweep SPEC "
-                              f"--out {self.root}` first") from None
+            raise ConfigError(self._not_a_store()) from None
         return Manifest(model=doc["model"], module=doc["module"], spec=doc["spec"],
                         config_columns=tuple(doc["config_columns"]), cells=tuple(doc["cells"]))
+
+    def _not_a_store(self) -> str:
+        """Why `root` has no manifest, in one line: the stores below it (``replicate --out OUT`` keeps one per
+        experiment in OUT/sweep/NAME), or how to make one."""
+        below = find_stores(self.root)
+        if not below:
+            return (f"{self.root} is not a sweep directory (no {MANIFEST}); run `fairsched sweep SPEC --out "
+                    f"{self.root}` first")
+        shown = ", ".join(str(path) for path in below[:_LISTED])
+        more = f" and {len(below) - _LISTED} more" if len(below) > _LISTED else ""
+        return (f"{self.root} is not a sweep directory itself but holds {len(below)} "
+                f"{'store' if len(below) == 1 else 'stores'}: {shown}{more}; read one with `fairsched results "
+                f"{below[0]}`")
 
     def done_keys(self) -> set[str]:
         """Keys of the cells finished successfully (their part exists)."""
@@ -122,6 +135,15 @@ class Store:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def find_stores(root: str | Path, *, depth: int = 2) -> list[Path]:
+    """The sweep directories (holding a ``manifest.json``) below `root`, at most `depth` levels down, sorted."""
+    root = Path(root)
+    found: list[Path] = []
+    for level in range(1, depth + 1):
+        found += [path.parent for path in root.glob("/".join(["*"] * level) + f"/{MANIFEST}")]
+    return sorted(found)
 
 
 @contextlib.contextmanager

@@ -77,7 +77,7 @@ import numpy as np
 import pandas as pd
 
 from fairsched.errors import ConfigError, InputError
-from fairsched.openshop.instance import OpenShopInstance
+from fairsched.workload.multitask import OpenShopInstance
 
 __all__ = [
     "DROP_REASONS",

@@ -23,7 +23,7 @@ from fairsched.backfill._kernels import (
     queue_move,
     start_job,
 )
-from fairsched.backfill.policies._registry import register_backfill
+from fairsched.backfill.registry import register_backfill
 from fairsched.backfill.view import BACKFILL_CONSERVATIVE, N_QUEUE, Q_JOB, Q_RES, Q_SEQ, BackfillRule
 
 CONSERVATIVE = register_backfill(BackfillRule(

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from fairsched.backfill.policies._registry import register_order
 from fairsched.backfill.policies._ticked import calc_period, check_params, org_and_shares, set_keys_by_org, sort_queue
+from fairsched.backfill.registry import register_order
 from fairsched.backfill.view import K_JOB, N_HEAP, ORDER_DRF, QueueOrder, TickSetup
 from fairsched.errors import ConfigError
 

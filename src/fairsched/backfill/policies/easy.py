@@ -6,8 +6,8 @@ from __future__ import annotations
 from numba import njit
 
 from fairsched.backfill._kernels import next_decision, queue_move, start_job
-from fairsched.backfill.policies._registry import register_backfill
 from fairsched.backfill.policies.none import start_heads
+from fairsched.backfill.registry import register_backfill
 from fairsched.backfill.view import BACKFILL_EASY, FREE, H_END, H_PROCS, N_HOLD, N_QUEUE, Q_JOB, BackfillRule
 
 EASY = register_backfill(BackfillRule(

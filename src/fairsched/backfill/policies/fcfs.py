@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from fairsched.backfill.policies._registry import register_order
+from fairsched.backfill.registry import register_order
 from fairsched.backfill.view import N_QUEUE, ORDER_FCFS, Q_JOB, QueueOrder
 
 FCFS = register_order(QueueOrder(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from fairsched.backfill.policies._registry import register_order
+from fairsched.backfill.registry import register_order
 from fairsched.backfill.view import N_QUEUE, ORDER_LXF, Q_JOB, QueueOrder
 
 LXF = register_order(QueueOrder(

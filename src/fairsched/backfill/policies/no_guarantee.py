@@ -6,7 +6,7 @@ from __future__ import annotations
 from numba import njit
 
 from fairsched.backfill._kernels import next_decision, queue_move, start_job
-from fairsched.backfill.policies._registry import register_backfill
+from fairsched.backfill.registry import register_backfill
 from fairsched.backfill.view import BACKFILL_NO_GUARANTEE, FREE, N_QUEUE, Q_JOB, BackfillRule
 
 NO_GUARANTEE = register_backfill(BackfillRule(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from fairsched.backfill._kernels import next_decision, queue_move, start_job
-from fairsched.backfill.policies._registry import register_backfill
+from fairsched.backfill.registry import register_backfill
 from fairsched.backfill.view import BACKFILL_NONE, FREE, N_QUEUE, Q_JOB, BackfillRule
 
 NONE = register_backfill(BackfillRule(

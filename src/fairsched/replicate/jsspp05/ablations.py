@@ -165,7 +165,7 @@ def spearman_schemes(per_job: Mapping[tuple[str, float, str, str], Mapping[str, 
 
 def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
     """The three-trace run: rows, simulations, Table 1 counts, Table 2 per scheme; and the quick run's Table 2."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     result = run(JSSPP05Config(traces_dir=traces_dir, traces=FULL_TRACES, workers=workers))
     write_csv(result.rows, out / "jsspp05_full_rows.csv")
@@ -210,9 +210,9 @@ def _timed(function: Callable[[], Any]) -> tuple[Any, float, float]:
 def cost_run(traces_dir: Path, out: Path) -> None:
     """FCFS at every load and depth on the full run's traces: the seconds (wall, CPU) of the simulation and of the
     strict and relaxed what-ifs, the mean queue at an arrival and the work W of `whatif_work`."""
+    from fairsched._io import write_csv
     from fairsched.backfill import fairness
     from fairsched.backfill.engine import simulate
-    from fairsched.report.export import write_csv
 
     rows = []
     for trace in FULL_TRACES:
@@ -241,7 +241,7 @@ def cost_run(traces_dir: Path, out: Path) -> None:
 def ctc_run(traces_dir: Path, out: Path) -> None:
     """CTC-SP2 at 80 % and 95 % under each of `CTC_VARIANTS` (one `jsspp05_cell` simulation per load, order and
     depth): the overall and > 128 rows, the machine size, the subset's own load and the run-time factor."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     frames = []
     for name, overrides in CTC_VARIANTS:
@@ -262,7 +262,7 @@ def ctc_run(traces_dir: Path, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m fairsched.replicate.jsspp05.ablations STEP... --out DIR [--traces DIR] [--workers N]``."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("steps", nargs="+", choices=STEPS)
@@ -291,7 +291,7 @@ def _cpu_seconds() -> float:
 def _record_step(step: str, run: Callable[[], object], path: Path, *, workers: int) -> None:
     """Run one step and write its wall and CPU seconds, the load average before and after, the date (at the end)
     and the commit (at the start) into `path` (one row per step; the step's previous row is replaced)."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     commit, load_before, wall, cpu = _commit(), os.getloadavg()[0], time.perf_counter(), _cpu_seconds()
     run()

@@ -85,7 +85,7 @@ class CellResult:
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
         """The row without its per-job arrays, as ``simulation.csv``."""
-        from fairsched.report.export import write_csv
+        from fairsched._io import write_csv
 
         path = Path(out_dir) / "simulation.csv"
         write_csv(self.rows().drop(columns=["procs", *(f"per_job_{m}" for m in METRICS)]), path)

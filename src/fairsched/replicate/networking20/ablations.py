@@ -244,7 +244,7 @@ def slice_report(traces_dir: Path, *, seed: int = 0,
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m fairsched.replicate.networking20.ablations --out DIR [--traces DIR] [--theorem3]``."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))

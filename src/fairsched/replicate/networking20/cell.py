@@ -86,7 +86,7 @@ class CellResult:
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
         """The rows without the per-job values, as ``rows.csv``."""
-        from fairsched.report.export import write_csv
+        from fairsched._io import write_csv
 
         path = Path(out_dir) / "rows.csv"
         write_csv(self.rows().drop(columns=["values"], errors="ignore"), path)

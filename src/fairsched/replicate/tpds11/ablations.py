@@ -217,7 +217,7 @@ def analyses(scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m fairsched.replicate.tpds11.ablations STEP... --out DIR [--workers N]``."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("steps", nargs="+", choices=("base", "swf", "local", "hetero"))

@@ -70,7 +70,7 @@ class CellResult:
 
     def write(self, out_dir: str | Path) -> dict[str, Path]:
         """The rows as ``scores.csv``."""
-        from fairsched.report.export import write_csv
+        from fairsched._io import write_csv
 
         path = Path(out_dir) / "scores.csv"
         write_csv(self.rows(), path)

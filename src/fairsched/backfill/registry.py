@@ -1,4 +1,11 @@
-"""Explicit registries of queue orders and backfilling rules: `policies/__init__.py` imports every module by name."""
+"""Explicit registries of queue orders and backfilling rules: `policies/__init__.py` imports every module by name.
+
+The registries sit beside the view, below both the engine and the policies: each policy module registers its
+descriptor here, and the engine resolves a name here without importing `fairsched.backfill.policies` (engines never
+import policies). The engine's compiled loop is bound to the policy kernels through
+`fairsched.backfill.policies._dispatch` (numba switches on the descriptors' integer codes), so every policy is
+registered once the engine is imported. `fairsched.backfill.policies` re-exports these names.
+"""
 
 from __future__ import annotations
 
