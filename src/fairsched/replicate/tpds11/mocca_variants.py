@@ -150,7 +150,7 @@ def summarize(frame: pd.DataFrame, variants: tuple[MoccaVariant, ...] = GRID) ->
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m fairsched.replicate.tpds11.mocca_variants --out DIR``: the CSV and the run's seconds."""
-    from fairsched.report.export import write_csv
+    from fairsched._io import write_csv
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))
