@@ -78,3 +78,14 @@ def test_jsspp05_full_run_cell_comes_back(trace: str, backfill: str) -> None:
     assert set(means) == set(result.per_job)
     for metric, values in result.per_job.items():
         assert float(np.mean(values)) == pytest.approx(means[metric], rel=1e-6), metric
+
+
+def test_tpds11_mocca_variants_first_cell_comes_back() -> None:
+    """The MOCCA variants (docs/replication/tpds11.md, "is it the algorithm?") on the first swf cell (N = 2,
+    n = 10, m = 32, its 10 instances): every variant's score and "moved" flag are the shipped ones."""
+    from fairsched.replicate.tpds11.mocca_variants import GRID, run_mocca_variants
+
+    fresh = run_mocca_variants(GRID, instances=10, cells=((2, 10, 32),))
+    shipped = pd.read_csv(DATA / "tpds11_mocca_variants.csv").head(len(fresh))
+    assert len(fresh) == 10 and fresh[["orgs", "jobs", "procs"]].drop_duplicates().shape[0] == 1
+    pd.testing.assert_frame_equal(fresh.reset_index(drop=True), shipped.reset_index(drop=True), check_dtype=False)

@@ -101,31 +101,30 @@ def mocca_variant(instance: MospInstance, variant: MoccaVariant, *, local_order:
 
 
 def run_mocca_variants(variants: tuple[MoccaVariant, ...] = GRID, *, instances: int = VARIANT_INSTANCES,
-                       seed: int = 0) -> pd.DataFrame:
+                       seed: int = 0, cells: tuple[tuple[int, int, int], ...] | None = None) -> pd.DataFrame:
     """One row per (N, n, m, instance) of the swf grid: local's score (HF), whether LB = p_max, and per variant its
     score (column: the variant's name) and whether it moved a job (``moved: <name>``). Every schedule is checked
     (capacity, widths; not the local constraint, which a variant without the fallback may break: that is what it
-    measures)."""
+    measures). `cells`: the (N, n, m) to run (None = the whole grid, in its order)."""
     base = VARIANTS[0]  # "ours: sizes scaled to m, q ≤ m", the instances of tpds11_variants_swf.csv's first rows
     rows = []
-    for n_orgs in ORGS:
-        for n_jobs in JOBS:
-            for m in PROCS:
-                for i in range(instances):
-                    child = np.random.SeedSequence(seed, spawn_key=(0, n_orgs, n_jobs, m, i))
-                    inst = _instance(base, n_orgs, n_jobs, m, np.random.default_rng(child))
-                    local = local_schedule(inst, order="hf")
-                    row = {"orgs": n_orgs, "jobs": n_jobs, "procs": m, "index": i, "local": score(inst, local),
-                           "lb_is_pmax": bool(inst.runtime.max() >= inst.lower_bound())}
-                    for variant in variants:
-                        schedule = mocca_variant(inst, variant)
-                        broken = check_mosp_schedule(inst, schedule, local_constraint=False)
-                        if broken:
-                            raise InvalidScheduleError(f"{variant.name}: {broken[0]}")
-                        row[variant.name] = score(inst, schedule)
-                        row[f"moved: {variant.name}"] = bool(np.any(schedule.start != local.start)
-                                                             or np.any(schedule.cluster != local.cluster))
-                    rows.append(row)
+    grid = cells if cells is not None else tuple((n, j, m) for n in ORGS for j in JOBS for m in PROCS)
+    for n_orgs, n_jobs, m in grid:
+        for i in range(instances):
+            child = np.random.SeedSequence(seed, spawn_key=(0, n_orgs, n_jobs, m, i))
+            inst = _instance(base, n_orgs, n_jobs, m, np.random.default_rng(child))
+            local = local_schedule(inst, order="hf")
+            row = {"orgs": n_orgs, "jobs": n_jobs, "procs": m, "index": i, "local": score(inst, local),
+                   "lb_is_pmax": bool(inst.runtime.max() >= inst.lower_bound())}
+            for variant in variants:
+                schedule = mocca_variant(inst, variant)
+                broken = check_mosp_schedule(inst, schedule, local_constraint=False)
+                if broken:
+                    raise InvalidScheduleError(f"{variant.name}: {broken[0]}")
+                row[variant.name] = score(inst, schedule)
+                row[f"moved: {variant.name}"] = bool(np.any(schedule.start != local.start)
+                                                     or np.any(schedule.cluster != local.cluster))
+            rows.append(row)
     return pd.DataFrame.from_records(rows)
 
 
