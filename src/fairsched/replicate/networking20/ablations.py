@@ -18,7 +18,8 @@ algorithm) written to ``docs/replication/data/networking20_ablations.csv``:
 
 ``theorem3`` (the counterexample of docs/openshop.md) is a separate table of PBA's outcome per seed.
 
-Regenerate (about a minute; the doc's tables are then rebuilt from the CSVs)::
+Regenerate (56 s of CPU, 10.7 min wall under `nice` on the shared 2-core machine at load 10–13, with the
+synthetic group; the doc's tables are then rebuilt from the CSVs)::
 
     python -m fairsched.replicate.networking20.ablations --out docs/replication/data
     python -m fairsched.replicate._doc_tables docs/replication/networking20.md
