@@ -18,8 +18,8 @@ algorithm) written to ``docs/replication/data/networking20_ablations.csv``:
 
 ``theorem3`` (the counterexample of docs/openshop.md) is a separate table of PBA's outcome per seed.
 
-Regenerate (56 s of CPU, 10.7 min wall under `nice` on the shared 2-core machine at load 10–13, with the
-synthetic group; the doc's tables are then rebuilt from the CSVs)::
+Regenerate (the run's wall and CPU seconds go to ``networking20_ablations_run.csv``, which the doc quotes; the
+doc's tables are then rebuilt from the CSVs)::
 
     python -m fairsched.replicate.networking20.ablations --out docs/replication/data
     python -m fairsched.replicate._doc_tables docs/replication/networking20.md
@@ -28,6 +28,7 @@ synthetic group; the doc's tables are then rebuilt from the CSVs)::
 from __future__ import annotations
 
 import argparse
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -257,6 +258,7 @@ def main(argv: list[str] | None = None) -> None:
         print(table.groupby(["pba", "optimum"]).size().rename("seeds").reset_index().to_string(index=False))  # noqa: T201
         return
     traces = args.traces if args.traces is not None else default_traces_dir()
+    started, cpu = time.perf_counter(), time.process_time()
     result = run(Networking20Config(traces_dir=traces))
     write_csv(pd.DataFrame.from_records(result.rows), args.out / "networking20_rows.csv")
     write_csv(pd.DataFrame.from_records(result.reach), args.out / "networking20_reach.csv")
@@ -265,6 +267,8 @@ def main(argv: list[str] | None = None) -> None:
     quantities, drops = slice_report(traces)
     write_csv(quantities, args.out / "networking20_slice.csv")
     write_csv(drops, args.out / "networking20_slice_drops.csv")
+    write_csv(pd.DataFrame([{"wall_s": time.perf_counter() - started, "cpu_s": time.process_time() - cpu}]),
+              args.out / "networking20_ablations_run.csv")
 
 
 if __name__ == "__main__":
