@@ -12,7 +12,9 @@ For every model M in {online, backfill, mosp, openshop}, `fairsched.M.experiment
 * ``Result.rows()``: a tidy `pandas.DataFrame`, one row per policy or algorithm: the config's fields (scalars;
   tuples comma-joined; paths as strings), ``policy``, then every metric (wall-clock timings excluded, so the same
   seed gives the same rows). A `Result` is data: it never imports `fairsched.report`, which writes it
-  (``fairsched.report.write_result(result, out_dir)``: the files the CLI's ``--out`` writes, by name).
+  (``fairsched.report.write_result(result, out_dir)``: the files the CLI's ``--out`` writes, by name);
+* optionally ``Result.per_org()``: one row per policy and organization (online ψ_u − φ_u, backfill per-user
+  waits and unfairness, mosp per-organization makespans and gain), which a sweep keeps beside the cell's rows.
 
 `ExperimentConfig` gives a config dataclass ``from_mapping``, ``input_paths`` and ``columns``; the ``check_*``
 helpers word the errors of ``__post_init__`` alike for every model.

@@ -1,18 +1,19 @@
 """Rendering sweeps: the progress bar of ``fairsched sweep``, its summary and dry-run listing, and the tables,
-JSON documents and plot of ``fairsched results`` (``--baseline``: the paired comparisons)."""
+JSON documents of ``fairsched results`` (``--baseline``: the paired comparisons). Figures and paper tables:
+`fairsched.report.sweep_figures`; report.html: `fairsched.report.sweep_page`."""
 
 from __future__ import annotations
 
 import contextlib
 import math
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from fairsched.report.sweep_figures import write_results_plot  # noqa: F401  (re-exported: its old home)
 from fairsched.sweep.paired import PairedResults
 from fairsched.sweep.results import SweepResults
 from fairsched.sweep.run import SweepProgress, SweepSummary, n_cells
@@ -139,41 +140,6 @@ def _interval(low: Any, high: Any) -> str:
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (low, high)):
         return "—"
     return f"[{_fmt(float(low))}, {_fmt(float(high))}]"
-
-
-def write_results_plot(results: SweepResults, metric: str, path: str | Path) -> Path:
-    """Bar chart of `metric`'s mean with 95 % CI error bars: one group of bars per setting, one bar per policy.
-
-    The format is the one `path`'s suffix names (``.png``, ``.pdf``, ``.svg``: `report.export.write_figure`).
-    """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    from fairsched.report.export import write_figure
-
-    rows = results.rows[results.rows["metric"] == metric]
-    series_by = "policy" if "policy" in results.group_by else None
-    settings = [c for c in results.group_by if c != series_by]
-    label = rows[settings].astype(str).agg(", ".join, axis=1) if settings else rows["metric"]
-    labels = list(dict.fromkeys(label))
-    series = list(dict.fromkeys(rows[series_by])) if series_by else [metric]
-    fig = Figure(figsize=(max(6.0, 0.6 * len(labels) * max(1, len(series)) + 2), 4.5), layout="constrained")
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    width = 0.8 / len(series)
-    for i, name in enumerate(series):
-        mine = rows[rows[series_by] == name] if series_by else rows
-        mine_label = label[mine.index]
-        x = [labels.index(v) + (i - (len(series) - 1) / 2) * width for v in mine_label]
-        ax.bar(x, mine["mean"], width, yerr=mine["ci95"].fillna(0.0), capsize=3, label=str(name))
-    ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 4 else 0, ha="right" if
-                  len(labels) > 4 else "center")
-    ax.set_ylabel(f"{metric} (mean, 95% CI over seeds)")
-    ax.set_xlabel(", ".join(settings))
-    if series_by:
-        ax.legend(title=series_by, fontsize="small")
-    write_figure(fig, path)
-    return Path(path)
 
 
 def _fmt(value: Any) -> str:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from fairsched.errors import ConfigError
 from fairsched.sweep.cell import BOOKKEEPING
-from fairsched.sweep.results import _group_by, _metrics, load_rows
+from fairsched.sweep.results import REPLICATES, _group_by, _metrics, load_rows
 
 if TYPE_CHECKING:
     import numpy as np
@@ -102,7 +102,8 @@ def paired_results(out: str | Path, baseline: str, *, group_by: tuple[str, ...] 
         raise ConfigError(f"--baseline {baseline}: no column {column!r}; the store has "
                           f"{', '.join(c for c in frame.columns if c not in BOOKKEEPING)}")
     conditions = [c for c in _conditions(frame, manifest) if c != column]
-    paired_on = tuple(dict.fromkeys(["seed", *groups, *conditions]))
+    replicates = [c for c in REPLICATES if c in frame.columns]  # the drawn window, like the seed
+    paired_on = tuple(dict.fromkeys(["seed", *replicates, *groups, *conditions]))
     text = frame[column].astype(str)
     base = frame[text == value]
     if base.empty:

@@ -39,9 +39,10 @@ from typing import Any
 from fairsched import __version__
 from fairsched.errors import ConfigError, FairschedError, InputError
 from fairsched.sweep.models import load_model, model_module_path
+from fairsched.sweep.windows import WindowDraws
 
 _TABLES = ("sweep", "base", "grid", "zip")
-_SWEEP_KEYS = ("model", "seeds")
+_SWEEP_KEYS = ("model", "seeds", "windows", "window-seed")
 _KEY_LENGTH = 20  # hex digits of a cell key: 80 bits, no collision in any realistic store
 
 
@@ -57,6 +58,8 @@ class Spec:
     seeds : the seeds every grid point runs with, in order.
     base, grid : ``[base]`` options and ``[grid]`` option -> list of values, in file order.
     zips : one mapping per ``[[zip]]`` block, option -> list of values of equal length.
+    windows : ``windows = N``: N window starts drawn per grid point (`fairsched.sweep.windows`), each a cell per
+        seed; None = no drawn windows. ``window_seed`` seeds the draw.
     """
 
     path: Path
@@ -67,6 +70,8 @@ class Spec:
     base: dict[str, Any]
     grid: dict[str, list[Any]]
     zips: tuple[dict[str, list[Any]], ...] = ()
+    windows: int | None = None
+    window_seed: int = 0
 
     def points(self) -> list[dict[str, Any]]:
         """The grid points, in order: the cartesian product of ``[grid]`` and of the ``[[zip]]`` blocks.
@@ -90,6 +95,7 @@ class Cell:
     point : the varying options of this cell, as the spec names them (for listings and tables).
     seed : the seed passed to the model's ``run``.
     config : the model's ``Config``.
+    window : with ``windows = N``, which of the N drawn windows (0..N-1; its start is ``config.window_start``).
     """
 
     key: str
@@ -97,6 +103,7 @@ class Cell:
     point: dict[str, Any]
     seed: int
     config: Any
+    window: int | None = None
 
 
 def load_spec(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Spec:
@@ -135,8 +142,9 @@ def load_spec(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -
     grid = {key: _values(key, value, where, "grid") for key, value in _table(doc, "grid", where).items()}
     zips = tuple(_zip_block(block, where) for block in _zip_tables(doc, where))
     _check_disjoint(base, grid, zips, where)
+    windows, window_seed = _windows(sweep, base, grid, zips, where)
     return Spec(path=path, text=text, model=sweep["model"], module=module, seeds=_seeds(sweep.get("seeds"), where),
-                base=base, grid=grid, zips=zips)
+                base=base, grid=grid, zips=zips, windows=windows, window_seed=window_seed)
 
 
 def expand(spec: Spec) -> list[Cell]:
@@ -150,19 +158,43 @@ def expand(spec: Spec) -> list[Cell]:
     model = load_model(spec.module)
     where = _Locator(spec.path, spec.text)
     hashes = _FileHashes()
+    draws = WindowDraws()
     cells: list[Cell] = []
     seen: dict[str, dict[str, Any]] = {}
     for point in spec.points():
         config = _config(model.Config, spec, point, where)
-        inputs = hashes.of(config.input_paths(), spec.path)
-        key = cell_key(spec.module, config, 0, inputs)  # one key per point, to find duplicate points
-        if key in seen:
-            raise InputError(f"grid points {seen[key]} and {point} give the same configuration; remove one",
-                             path=spec.path)
-        seen[key] = point
-        cells += [Cell(key=cell_key(spec.module, config, seed, inputs), index=len(cells) + i, point=point,
-                       seed=seed, config=config) for i, seed in enumerate(spec.seeds)]
+        windows: list[tuple[int | None, Any]] = [(None, config)]
+        if spec.windows is not None:
+            starts = _drawn_starts(config, spec, draws, where)
+            windows = [(index, _config(model.Config, spec, point, where, extra={"window-start": start}))
+                       for index, start in enumerate(starts)]
+        for window, window_config in windows:
+            inputs = hashes.of(window_config.input_paths(), spec.path)
+            key = cell_key(spec.module, window_config, 0, inputs)  # one key per point, to find duplicate points
+            if key in seen:
+                raise InputError(f"grid points {seen[key]} and {point} give the same configuration; remove one",
+                                 path=spec.path)
+            seen[key] = point
+            cells += [Cell(key=cell_key(spec.module, window_config, seed, inputs), index=len(cells) + i,
+                           point=point, seed=seed, config=window_config, window=window)
+                      for i, seed in enumerate(spec.seeds)]
     return cells
+
+
+def _drawn_starts(config: Any, spec: Spec, draws: WindowDraws, where: _Locator) -> tuple[int, ...]:
+    """The window starts of ``windows = N`` for this point's trace and window length (`fairsched.sweep.windows`)."""
+    names = {f.name for f in dataclasses.fields(config)}
+    if not {"window_start", "window_length", "trace"} <= names:
+        raise where.error("windows", f"windows = {spec.windows}: the {spec.model} model has no window-start, "
+                                     "window-length and trace options to draw windows with", table="sweep")
+    if config.window_length is None or config.trace is None:
+        missing = "window-length" if config.window_length is None else "trace"
+        raise where.error("windows", f"windows = {spec.windows} needs {missing} (set it in [base] or vary it in "
+                                     "[grid])", table="sweep")
+    try:
+        return draws.starts(config.trace, config.window_length, spec.windows or 0, spec.window_seed)
+    except FairschedError as exc:
+        raise where.error("windows", str(exc), table="sweep") from exc
 
 
 def cell_key(module: str, config: Any, seed: int, input_hashes: Mapping[str, str]) -> str:
@@ -207,13 +239,15 @@ def _normal(value: Any, input_hashes: Mapping[str, str]) -> Any:
     return str(value)
 
 
-def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Locator) -> Any:
-    """The model's Config for `point` over ``[base]``; relative paths resolved against the spec's directory.
+def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Locator, *,
+            extra: Mapping[str, Any] | None = None) -> Any:
+    """The model's Config for `point` (and `extra`, a drawn window's start) over ``[base]``; relative paths
+    resolved against the spec's directory.
 
     Every problem is one `InputError` naming the spec's line and the option: an unknown option (with the closest
     valid name), a value the model rejects, an input file that cannot be read, a required option left out.
     """
-    options = {**spec.base, **point}
+    options = {**spec.base, **point, **(extra or {})}
     at = f" at grid point {point}" if point else ""
     _check_option_names(config_class, options, spec, point, where)
     path_fields = _path_fields(config_class)
@@ -391,6 +425,26 @@ def _check_disjoint(base: Mapping[str, Any], grid: Mapping[str, Any], zips: tupl
             if name in owner:
                 raise where.error(key, f"set both in [{owner[name]}] and in [{table}]; keep one", table=table)
             owner[name] = table
+
+
+def _windows(sweep: Mapping[str, Any], base: Mapping[str, Any], grid: Mapping[str, Any],
+             zips: tuple[dict[str, Any], ...], where: _Locator) -> tuple[int | None, int]:
+    """``windows = N`` and ``window-seed = S`` of ``[sweep]`` (`fairsched.sweep.windows`)."""
+    windows, seed = sweep.get("windows"), sweep.get("window-seed", 0)
+    if windows is not None and not (isinstance(windows, int) and not isinstance(windows, bool) and windows >= 1):
+        raise where.error("windows", f"windows = {windows!r}: expected a number of windows >= 1", table="sweep")
+    if not (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
+        raise where.error("window-seed", f"window-seed = {seed!r}: expected an integer >= 0", table="sweep")
+    if windows is None:
+        if "window-seed" in sweep:
+            raise where.error("window-seed", "window-seed needs windows = N in [sweep]", table="sweep")
+        return None, seed
+    for table, keys in [("base", base), ("grid", grid)] + [("zip", block) for block in zips]:
+        for key in keys:
+            if key.replace("-", "_") == "window_start":
+                raise where.error(key, f"windows = {windows} draws the window starts; remove window-start "
+                                       f"from [{table}]", table=table)
+    return windows, seed
 
 
 def _seeds(value: Any, where: _Locator) -> tuple[int, ...]:
