@@ -16,8 +16,9 @@ far out and MOCCA seldom moves a job. `MoccaVariant` changes one of the three th
   start) or ``"none"``.
 
 `run_mocca_variants` scores every variant on the swf instances of ``tpds11_variants_swf.csv``'s ``ours`` rows
-(the same seeds: 10 instances per (N, n, m)) and writes ``tpds11_mocca_variants.csv`` (one row per variant and
-instance); ``python -m fairsched.replicate.tpds11.mocca_variants --out docs/replication/data``.
+(the same seeds: 10 instances per (N, n, m)) and writes ``tpds11_mocca_variants.csv`` (one row per instance,
+a score and a "moved" column per variant);
+``python -m fairsched.replicate.tpds11.mocca_variants --out docs/replication/data``.
 """
 
 from __future__ import annotations
