@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from fairsched.errors import ConfigError, InvariantError
-from fairsched.online._coalitions import contributions, layout
-from fairsched.online._coalitions import CoalitionRun, all_coalitions, simulate_coalitions
+from fairsched.online._coalitions import CoalitionRun, all_coalitions, contributions, layout, simulate_coalitions
 from fairsched.online.engine import simulate
 from fairsched.online.policies.ref import Ref, RefLiteral
 from fairsched.online.validate import validate_online_schedule

@@ -7,9 +7,8 @@ the fair rule under contention in `contributions`). Two event queues, both the s
 `fairsched._kernels.heap`: each entity's running jobs (rows (end, owner)) and the entities by next completion
 (rows (time, entity), indexed). Field names: `layout`.
 
-`fairsched.online._kernels` holds the same primitives for one simulator; here the heaps share arrays and the
-state is indexed directly, for speed (numba note below), so ``_advance`` is an offset-based variant of
-`_kernels.advance`, with the same formula.
+``_advance`` is the coalition variant of `fairsched.online._kernels.advance` (the same formula), indexing the 2-d
+state directly for speed (numba note below).
 """
 
 from __future__ import annotations
