@@ -161,9 +161,12 @@ def test_a_tree_needs_accounts_or_users(micro_with_script, tmp_path, capsys):
 # -- more organizations than the game holds ----------------------------------------------------------------------
 @pytest.mark.traces
 def test_top_pools_the_rest_and_more_than_62_names_the_option(capsys):
-    """SDSC-SP2 (first submit at 566,129 s) has 68 users before 30 days, 17 groups in its first 5 days."""
+    """SDSC-SP2 (first submit at 566,129 s) has 68 users before 30 days, 17 groups in its first 5 days. More than
+    62 organizations: the online reference (64-bit coalitions) stops and names --top (issue 22: the backfill
+    reference plays the sampled game with them, tests/test_audit_replay.py)."""
     path = trace_path("SDSC-SP2-1998-4.2-cln.swf.gz")
-    code, _, err = run_main(["audit", str(path), "--org-by", "user", "--until", str(30 * 86400)], capsys)
+    code, _, err = run_main(["audit", str(path), "--org-by", "user", "--until", str(30 * 86400), "--reference",
+                             "online"], capsys)
     assert code == 2 and err.count("\n") == 1
     assert "68 organizations (--org-by user)" in err and "pass --top N" in err
     until = str(566_129 + 5 * 86400)

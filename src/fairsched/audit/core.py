@@ -33,7 +33,8 @@ from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.errors import ConfigError, InputError
 
 Progress = Callable[[str, int, int], None]
-MAX_ORGS = 62  # the game's coalitions are 64-bit masks (fairsched.shapley.MAX_K_SAMPLING)
+MAX_ORGS = 1000  # the sampled game replays up to k + 1 coalitions per ordering: 2·10^5 at the default 200
+MAX_ORGS_ONLINE = 62  # --reference online: REF's and RAND's coalitions are 64-bit masks (fairsched.online)
 
 
 @dataclass(frozen=True)
@@ -195,10 +196,13 @@ def _audit(config: AuditConfig, workload: Any, fmt: str, progress: Progress | No
     if config.top is not None:
         recorded, renamed = entitlement.keep_top(recorded, config.top)
         entitled = entitled.pooled(renamed)
-    if recorded.n_orgs > MAX_ORGS:
+    limit, why = ((MAX_ORGS_ONLINE, "with --reference online (coalitions are 64-bit masks)")
+                  if config.reference == "online" else (MAX_ORGS, f"({config.samples} sampled orderings replay up "
+                                                                   "to k + 1 coalitions each)"))
+    if recorded.n_orgs > limit:
         raise ConfigError(f"{recorded.n_orgs} organizations (--org-by {org_by}): the coalition game holds at most "
-                          f"{MAX_ORGS} (coalitions are 64-bit masks); pass --top N to keep the N largest by "
-                          f"CPU-seconds and pool the rest as {entitlement.OTHER}, or group keys with --org-map")
+                          f"{limit} {why}; pass --top N to keep the N largest by CPU-seconds and pool the rest as "
+                          f"{entitlement.OTHER}, or group keys with --org-map")
     owner = log.ownership(recorded, entitled.weights, entitled.how, config.cpus, file_cpus=entitled.cpus)
     k, t_end = recorded.n_orgs, recorded.t_end
     jobs = recorded.jobs
