@@ -31,9 +31,12 @@ from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.backfill.registry import get_backfill, get_order
 from fairsched.backfill.view import (
     FREE,
+    I_WIDTHS,
+    MAX_WIDTH_WORDS,
     N_CLOCK,
     N_HEAP,
     N_HOLD,
+    N_LOG,
     N_PROCS,
     N_PROF,
     N_QUEUE,
@@ -108,6 +111,10 @@ class BackfillSimulator:
         self.queue = np.zeros((3, max(n, 1)), dtype=np.int64)
         self.prof = np.zeros((2, 2 * (n + cap_run) + 4), dtype=np.int64)  # <= 2 breakpoints per interval
         self.prof[[P_TIME, P_FREE], 0] = first, p
+        logged = n if self.backfill.reservations == -1 else 0  # the increase log of conservative backfilling
+        words = min(p // 64 + 1, MAX_WIDTH_WORDS)  # the width set of an increase, one bit per p if P allows
+        self.incr = np.zeros((I_WIDTHS + words, 2 * logged + 4), dtype=np.int64)  # two compressions: <= 2 (1 + queue)
+        self.seen = np.zeros(max(logged, 1), dtype=np.int64)
         self.new = np.zeros(max(n, 1), dtype=np.int64)
         self.out_start = np.full(n, -1, dtype=np.int64)
         self.out_seq = np.full(n, -1, dtype=np.int64)
@@ -117,8 +124,8 @@ class BackfillSimulator:
         j = self.jobs
         self._loop_jobs = tuple(_loop.LoopJobs(submit=j.submit, run=j.run, req=j.requested, procs=j.procs))
         self._loop_state = tuple(_loop.LoopState(clock=self.clock, hold=self.hold, heap=self.heap, queue=self.queue,
-                                                 prof=self.prof, new=self.new, out_start=self.out_start,
-                                                 out_seq=self.out_seq))
+                                                 prof=self.prof, incr=self.incr, seen=self.seen, new=self.new,
+                                                 out_start=self.out_start, out_seq=self.out_seq))
         t = self.tick
         self.key = np.zeros(max(n, 1), dtype=np.float64)  # ticked orders: each waiting job's rank key
         self._loop_tick = tuple(_loop.LoopTick(org=t.org, jpar=t.jpar, opar=t.opar, ost=t.ost, key=self.key))
@@ -220,12 +227,14 @@ class BackfillSimulator:
         other._injected = self._injected
         if self._injected >= 0:
             other.out_start[self._injected] = self.out_start[self._injected]
-        for name, count in (("hold", N_HOLD), ("heap", N_HEAP), ("queue", N_QUEUE), ("prof", N_PROF)):
+        for name, count in (("hold", N_HOLD), ("heap", N_HEAP), ("queue", N_QUEUE), ("prof", N_PROF), ("incr", N_LOG)):
             live = int(self.clock[count])
             getattr(other, name)[:, :live] = getattr(self, name)[:, :live]
+        waiting = self.queue[Q_JOB, :self.clock[N_QUEUE]]
+        if self.backfill.reservations == -1:
+            other.seen[waiting] = self.seen[waiting]
         if self.order.ticked:
             other.tick.ost[:] = self.tick.ost
-            waiting = self.queue[Q_JOB, :self.clock[N_QUEUE]]
             other.key[waiting] = self.key[waiting]
         return other
 

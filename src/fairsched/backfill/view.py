@@ -19,7 +19,9 @@ copies only what is in use, never whole-trace arrays)::
     clock[N_CLOCK]     NOW, NEXT_SUB (first job not yet submitted), N_QUEUE, N_HOLD, N_HEAP, FREE (free
                        processors now), SEQ (decision counter), N_PROF, N_NEW (jobs started by the current
                        handler, not yet handed to the engine), N_PROCS (P), TICK (time of the next tick of a
-                       ticked order, -1: the order has no ticks), PERIOD (seconds between ticks)
+                       ticked order, -1: the order has no ticks), PERIOD (seconds between ticks), LOG_BASE
+                       (number of the first entry kept in ``incr``), N_LOG (entries kept), LOG_KEEP (number of
+                       the first entry the next compression keeps)
     hold[3, cap_run]   jobs *holding* processors (README §2): H_END planned end (start + requested), H_PROCS,
                        H_JOB; sorted by planned end. A job holds until the earlier of its planned end and the
                        processing of its termination event.
@@ -30,6 +32,13 @@ copies only what is in use, never whole-trace arrays)::
     prof[2, cap_prof]  conservative free-processor profile: P_TIME breakpoints (increasing, P_TIME[0] <= now)
                        and P_FREE, the free processors from P_TIME[k] until P_TIME[k + 1] (the last segment
                        extends to infinity and has all P processors free).
+    incr[3, cap_incr]  conservative, incremental re-planning: the log of the *increases* of the profile (the
+                       unused part of an ended job, the slot a compressed reservation left): I_BEGIN, I_END
+                       (the interval) and I_MAX (the most free processors on it right after the increase).
+                       Entry number LOG_BASE + k is column k; entries older than the last two compressions
+                       are dropped (`fairsched.backfill.policies._compress`).
+    seen[n]            conservative, incremental: the number of the first log entry each waiting job has not
+                       been checked against (set when its reservation is made or checked).
     new[n]             jobs started by the current handler (``new[:N_NEW]``).
     out_start[n], out_seq[n]  start time and decision number of each started job (-1: not started).
 
@@ -54,18 +63,24 @@ import numpy as np
 
 # clock fields
 NOW, NEXT_SUB, N_QUEUE, N_HOLD, N_HEAP, FREE, SEQ, N_PROF, N_NEW, N_PROCS, TICK, PERIOD = range(12)
-N_CLOCK = 12
-# rows of hold, heap, queue and prof
+LOG_BASE, N_LOG, LOG_KEEP = range(12, 15)
+N_CLOCK = 15
+# rows of hold, heap, queue, prof and incr
 H_END, H_PROCS, H_JOB = range(3)
 K_END, K_START, K_SEQ, K_JOB = range(4)
 Q_JOB, Q_RES, Q_SEQ = range(3)
 P_TIME, P_FREE = range(2)
+I_BEGIN, I_END, I_WIDTHS = range(3)  # incr rows; the width set's words are rows I_WIDTHS..
+MAX_WIDTH_WORDS = 8  # bits of an increase's width set: 64 x this
 
 # Codes the compiled dispatcher switches on (numba cannot cache kernels that take functions as arguments,
 # so policies are chosen by integer code; `fairsched.backfill.policies` maps names to codes).
 ORDER_FCFS, ORDER_SJF, ORDER_LXF, ORDER_DRF, ORDER_DIRECTCONTR, ORDER_SLURM_FAIR_TREE, ORDER_SLURM_CLASSIC = range(7)
 FIRST_TICKED_ORDER = ORDER_DRF  # codes >= this one are ticked orders (keys recomputed at ticks)
 BACKFILL_NONE, BACKFILL_NO_GUARANTEE, BACKFILL_EASY, BACKFILL_CONSERVATIVE = range(4)
+# Conservative backfilling re-planned in full at every compression (the slow twin of the incremental re-planning,
+# same schedules; never registered by name: `fairsched.backfill.policies.conservative.FULL_REPLAN`).
+BACKFILL_CONSERVATIVE_FULL = 4
 
 
 @dataclass(frozen=True)
