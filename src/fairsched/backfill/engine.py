@@ -30,13 +30,11 @@ from fairsched.backfill.jobs import BackfillJobs, jobs_from_workload
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.backfill.registry import get_backfill, get_order
 from fairsched.backfill.view import (
+    CERT_SIZE,
     FREE,
-    I_WIDTHS,
-    MAX_WIDTH_WORDS,
     N_CLOCK,
     N_HEAP,
     N_HOLD,
-    N_LOG,
     N_PROCS,
     N_PROF,
     N_QUEUE,
@@ -111,10 +109,8 @@ class BackfillSimulator:
         self.queue = np.zeros((3, max(n, 1)), dtype=np.int64)
         self.prof = np.zeros((2, 2 * (n + cap_run) + 4), dtype=np.int64)  # <= 2 breakpoints per interval
         self.prof[[P_TIME, P_FREE], 0] = first, p
-        logged = n if self.backfill.reservations == -1 else 0  # the increase log of conservative backfilling
-        words = min(p // 64 + 1, MAX_WIDTH_WORDS)  # the width set of an increase, one bit per p if P allows
-        self.incr = np.zeros((I_WIDTHS + words, 2 * logged + 4), dtype=np.int64)  # two compressions: <= 2 (1 + queue)
-        self.seen = np.zeros(max(logged, 1), dtype=np.int64)
+        certified = n if self.backfill.reservations == -1 else 1  # conservative: the certificates (view.py)
+        self.cert = np.zeros((certified, CERT_SIZE), dtype=np.int64)
         self.new = np.zeros(max(n, 1), dtype=np.int64)
         self.out_start = np.full(n, -1, dtype=np.int64)
         self.out_seq = np.full(n, -1, dtype=np.int64)
@@ -124,7 +120,7 @@ class BackfillSimulator:
         j = self.jobs
         self._loop_jobs = tuple(_loop.LoopJobs(submit=j.submit, run=j.run, req=j.requested, procs=j.procs))
         self._loop_state = tuple(_loop.LoopState(clock=self.clock, hold=self.hold, heap=self.heap, queue=self.queue,
-                                                 prof=self.prof, incr=self.incr, seen=self.seen, new=self.new,
+                                                 prof=self.prof, cert=self.cert, new=self.new,
                                                  out_start=self.out_start, out_seq=self.out_seq))
         t = self.tick
         self.key = np.zeros(max(n, 1), dtype=np.float64)  # ticked orders: each waiting job's rank key
@@ -227,12 +223,12 @@ class BackfillSimulator:
         other._injected = self._injected
         if self._injected >= 0:
             other.out_start[self._injected] = self.out_start[self._injected]
-        for name, count in (("hold", N_HOLD), ("heap", N_HEAP), ("queue", N_QUEUE), ("prof", N_PROF), ("incr", N_LOG)):
+        for name, count in (("hold", N_HOLD), ("heap", N_HEAP), ("queue", N_QUEUE), ("prof", N_PROF)):
             live = int(self.clock[count])
             getattr(other, name)[:, :live] = getattr(self, name)[:, :live]
         waiting = self.queue[Q_JOB, :self.clock[N_QUEUE]]
         if self.backfill.reservations == -1:
-            other.seen[waiting] = self.seen[waiting]
+            other.cert[waiting] = self.cert[waiting]
         if self.order.ticked:
             other.tick.ost[:] = self.tick.ost
             other.key[waiting] = self.key[waiting]

@@ -19,9 +19,7 @@ copies only what is in use, never whole-trace arrays)::
     clock[N_CLOCK]     NOW, NEXT_SUB (first job not yet submitted), N_QUEUE, N_HOLD, N_HEAP, FREE (free
                        processors now), SEQ (decision counter), N_PROF, N_NEW (jobs started by the current
                        handler, not yet handed to the engine), N_PROCS (P), TICK (time of the next tick of a
-                       ticked order, -1: the order has no ticks), PERIOD (seconds between ticks), LOG_BASE
-                       (number of the first entry kept in ``incr``), N_LOG (entries kept), LOG_KEEP (number of
-                       the first entry the next compression keeps)
+                       ticked order, -1: the order has no ticks), PERIOD (seconds between ticks)
     hold[3, cap_run]   jobs *holding* processors (README §2): H_END planned end (start + requested), H_PROCS,
                        H_JOB; sorted by planned end. A job holds until the earlier of its planned end and the
                        processing of its termination event.
@@ -32,13 +30,9 @@ copies only what is in use, never whole-trace arrays)::
     prof[2, cap_prof]  conservative free-processor profile: P_TIME breakpoints (increasing, P_TIME[0] <= now)
                        and P_FREE, the free processors from P_TIME[k] until P_TIME[k + 1] (the last segment
                        extends to infinity and has all P processors free).
-    incr[3, cap_incr]  conservative, incremental re-planning: the log of the *increases* of the profile (the
-                       unused part of an ended job, the slot a compressed reservation left): I_BEGIN, I_END
-                       (the interval) and I_MAX (the most free processors on it right after the increase).
-                       Entry number LOG_BASE + k is column k; entries older than the last two compressions
-                       are dropped (`fairsched.backfill.policies._compress`).
-    seen[n]            conservative, incremental: the number of the first log entry each waiting job has not
-                       been checked against (set when its reservation is made or checked).
+    cert[n, CERT_SIZE] conservative, incremental re-planning: each waiting job's certificate, the blocking times
+                       proving that its reservation cannot move yet (`fairsched.backfill.policies._compress`):
+                       the count r, then r times, and at CERT_TAIL the start of the windows left uncovered.
     new[n]             jobs started by the current handler (``new[:N_NEW]``).
     out_start[n], out_seq[n]  start time and decision number of each started job (-1: not started).
 
@@ -63,15 +57,15 @@ import numpy as np
 
 # clock fields
 NOW, NEXT_SUB, N_QUEUE, N_HOLD, N_HEAP, FREE, SEQ, N_PROF, N_NEW, N_PROCS, TICK, PERIOD = range(12)
-LOG_BASE, N_LOG, LOG_KEEP = range(12, 15)
-N_CLOCK = 15
-# rows of hold, heap, queue, prof and incr
+N_CLOCK = 12
+# rows of hold, heap, queue and prof
 H_END, H_PROCS, H_JOB = range(3)
 K_END, K_START, K_SEQ, K_JOB = range(4)
 Q_JOB, Q_RES, Q_SEQ = range(3)
 P_TIME, P_FREE = range(2)
-I_BEGIN, I_END, I_WIDTHS = range(3)  # incr rows; the width set's words are rows I_WIDTHS..
-MAX_WIDTH_WORDS = 8  # bits of an increase's width set: 64 x this
+CERT_POINTS = 16  # blocking times a certificate keeps at most
+CERT_TAIL = CERT_POINTS + 1  # the column of cert holding the start of the uncovered windows
+CERT_SIZE = CERT_POINTS + 2
 
 # Codes the compiled dispatcher switches on (numba cannot cache kernels that take functions as arguments,
 # so policies are chosen by integer code; `fairsched.backfill.policies` maps names to codes).

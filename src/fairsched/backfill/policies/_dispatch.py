@@ -106,12 +106,12 @@ def _run_pass(rule, order, now, submit, req, procs, clock, hold, queue, new, out
 
 
 @njit(cache=True)
-def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, seen, new, out_start, out_seq, tk):
+def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, cert, new, out_start, out_seq, tk):
     """`job` joins the queue at `now`; then one pass (conservative: its reservation) (README §1)."""
     now = clock[NOW]
     pos = _insert_position(order, queue, clock, job, submit, req, procs, tk)
     if rule >= BACKFILL_CONSERVATIVE:
-        conservative.on_submission(job, pos, now, clock, queue, hold, prof, seen, req, procs, new, out_start,
+        conservative.on_submission(job, pos, now, clock, queue, hold, prof, cert, req, procs, new, out_start,
                                    out_seq)
     else:
         queue_insert(queue, clock, pos, job, -1, -1)
@@ -119,7 +119,7 @@ def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof
 
 
 @njit(cache=True)
-def on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, incr, seen, new, out_start,
+def on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
                    out_seq):
     """`job` (started at `start`) has ended and released its processors; one pass (conservative: compression,
     in full for the slow twin ``BACKFILL_CONSERVATIVE_FULL``)."""
@@ -127,7 +127,7 @@ def on_termination(rule, order, job, start, submit, req, procs, clock, hold, que
     if rule >= BACKFILL_CONSERVATIVE:
         _rank(order, queue, clock, now, submit, req)
         conservative.on_termination(job, start, now, rule == BACKFILL_CONSERVATIVE_FULL, clock, queue, hold, prof,
-                                    incr, seen, req, procs, new, out_start, out_seq)
+                                    cert, req, procs, new, out_start, out_seq)
     else:
         _run_pass(rule, order, now, submit, req, procs, clock, hold, queue, new, out_start, out_seq)
 

@@ -26,7 +26,7 @@ from fairsched.backfill._kernels import (
     queue_move,
     start_job,
 )
-from fairsched.backfill.policies._compress import compress_incremental, log_counter, log_increase, log_open_pass
+from fairsched.backfill.policies._compress import certify, compress_incremental
 from fairsched.backfill.registry import register_backfill
 from fairsched.backfill.view import (
     BACKFILL_CONSERVATIVE,
@@ -47,7 +47,7 @@ FULL_REPLAN = BackfillRule(name="conservative", code=BACKFILL_CONSERVATIVE_FULL,
 
 
 @njit(cache=True)
-def on_submission(job, pos, now, clock, queue, hold, prof, seen, req, procs, new, out_start, out_seq):
+def on_submission(job, pos, now, clock, queue, hold, prof, cert, req, procs, new, out_start, out_seq):
     """Reserve the earliest fit for `job` given every existing reservation; start now if that is now.
 
     No compression on submission (README §5). `pos` is the job's place in the queue order.
@@ -60,11 +60,11 @@ def on_submission(job, pos, now, clock, queue, hold, prof, seen, req, procs, new
         start_job(job, now, seq, clock, hold, req, procs, new, out_start, out_seq)
     else:
         queue_insert(queue, clock, pos, job, res, seq)
-        seen[job] = log_counter(clock)  # its reservation is the earliest fit given the profile now
+        certify(now, res, procs[job], req[job], job, clock, prof, cert)  # why it cannot start earlier
 
 
 @njit(cache=True)
-def on_termination(job, start, now, full, clock, queue, hold, prof, incr, seen, req, procs, new, out_start, out_seq):
+def on_termination(job, start, now, full, clock, queue, hold, prof, cert, req, procs, new, out_start, out_seq):
     """Release the unused part [now, start + q) of the ended job, then compress the reservations (`full`: every
     one, with `compress`; else only those the change can move, `_compress.compress_incremental`)."""
     prof_archive(prof, clock, now)
@@ -72,9 +72,7 @@ def on_termination(job, start, now, full, clock, queue, hold, prof, incr, seen, 
     if full:
         compress(now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
     else:
-        log_open_pass(clock, incr)
-        log_increase(clock, incr, prof, now, start + req[job], procs[job])
-        compress_incremental(now, clock, queue, hold, prof, incr, seen, req, procs, new, out_start, out_seq)
+        compress_incremental(now, clock, queue, hold, prof, cert, req, procs, new, out_start, out_seq)
 
 
 @njit(cache=True)
