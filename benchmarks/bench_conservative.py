@@ -7,7 +7,7 @@
   process: user + system); the goal is conservative <= 3 × EASY.
 * ``twin``: strict fair start times of the first 5,000 CTC-SP2 jobs under conservative, incremental re-planning
   against the full re-plan it replaced (`conservative.FULL_REPLAN`, same results: checked here too).
-* ``osc``: strict what-ifs of the first 3,000 OSC jobs at 90 % load (FCFS × conservative, the replication's
+* ``osc``: strict what-ifs of the 5,000 OSC jobs at 90 % load (FCFS × conservative, the replication's
   subset) and their work W = Σ_j E_j Q_j (`fairsched.replicate.jsspp05.ablations.whatif_work`): CPU ns per unit
   of W, and the JSSPP'05 OSC grid predicted from docs/replication/data/jsspp05_osc_grid.csv (ΣW of its 15 runs)
   with relaxed what-ifs costing `RELAXED_RATIO` × the strict ones.
@@ -209,7 +209,7 @@ def main() -> None:
     out["twin"] = twin(jobs_from_workload(first_jobs(workload, 5000), n_processors=CTC[1]))
     if not args.quick:
         out["unfairness"] = {"trace": CTC[0], "processors": CTC[1], "results": unfairness(jobs)}
-    out["osc"] = osc(3000)
+    out["osc"] = osc(5000)
     out["process"] = process(args.traces, args.repeat)
     print(json.dumps(out, indent=1))
 
