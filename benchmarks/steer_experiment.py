@@ -134,7 +134,7 @@ def one_run(arm: str, rep: int, design: dict[str, Any], work: Path, window: Path
                                  str(design["nodes"] * design["cpus_per_node"]), "--json").stdout)
     return {"arm": arm, "rep": rep, "wall_s": round(time.time() - started, 1), "replay_s": round(replay_s, 1),
             "steer": _steer_counts(steer_log, steer_proc, out / "replay" / "sacct.txt"),
-            "jobs_used": audit["jobs_used"],
+            "jobs_used": audit["jobs_used"], "queue": queue_profile(out / "replay" / "sacct.txt"),
             "delta_psi_over_ptot": audit["summary"]["delta_psi_over_ptot"],
             "orgs": {row["org"]: {"gap": row["gap"], "abs_gap": abs(row["gap"]), "mean_wait": row["pool_mean_wait"],
                                   "usage_share": row.get("usage_share"), "jobs": row.get("jobs")}
@@ -158,6 +158,33 @@ def _steer_counts(path: Path, proc: subprocess.Popen[str] | None, sacct: Path) -
     return {"set": len(sets), "restore": sum(e["kind"] == "restore" for e in lines),
             "jobs_steered": len({e["job"] for e in sets}), "first_set_after_submit_s": first_set_s,
             "returncode": proc.returncode}
+
+
+def queue_profile(sacct: Path) -> dict[str, Any]:
+    """From a run's export: how long some job was pending, how long jobs of two accounts or more were pending at
+    once (only then can a nice change the order), and each account's pending job-seconds."""
+    with sacct.open(encoding="utf-8") as handle:
+        rows = [row.split("|") for row in handle.read().splitlines()]
+    col = {name: i for i, name in enumerate(rows[0])}
+    events: list[tuple[float, int, str]] = []
+    pending_s: dict[str, float] = {}
+    for row in rows[1:]:
+        account = row[col["Account"]]
+        submit, start = (dt.datetime.fromisoformat(row[col[c]]).timestamp() for c in ("Submit", "Start"))
+        pending_s[account] = pending_s.get(account, 0.0) + start - submit
+        if start > submit:
+            events += [(submit, 1, account), (start, -1, account)]
+    events.sort(key=lambda e: (e[0], e[1]))
+    waiting: dict[str, int] = {}
+    any_s = two_s = 0.0
+    for (t, delta, account), following in zip(events, [*events[1:], None], strict=True):
+        waiting[account] = waiting.get(account, 0) + delta
+        span = 0.0 if following is None else following[0] - t
+        accounts = sum(n > 0 for n in waiting.values())
+        any_s += span if accounts >= 1 else 0.0
+        two_s += span if accounts >= 2 else 0.0
+    return {"any_pending_s": any_s, "two_accounts_pending_s": two_s,
+            "pending_job_s": dict(sorted(pending_s.items()))}
 
 
 def warm_up() -> None:
@@ -304,10 +331,13 @@ def render_runs(data_dir: Path) -> str:
     rows = []
     for r in data["runs"]:
         steered = "" if r["steer"] is None else f"{r['steer']['set']} ({r['steer']['jobs_steered']} jobs)"
-        rows.append((r["arm"], r["rep"], fmt(r["replay_s"], 0), steered, fmt(r["delta_psi_over_ptot"], 3),
+        queue = r.get("queue") or {}
+        rows.append((r["arm"], r["rep"], fmt(r["replay_s"], 0), steered,
+                     *(fmt(queue.get(key, math.nan), 0) for key in ("any_pending_s", "two_accounts_pending_s")),
+                     fmt(r["delta_psi_over_ptot"], 3),
                      *(fmt(r["orgs"][o]["gap"], 3) for o in orgs), *(fmt(r["orgs"][o]["mean_wait"], 1) for o in orgs)))
-    header = ("arm", "rep", "replay (s)", "nice set", "Δψ/p_tot", *(f"gap {o}" for o in orgs),
-              *(f"wait {o} (s)" for o in orgs))
+    header = ("arm", "rep", "replay (s)", "nice set", "queue (s)", "≥ 2 accounts wait (s)", "Δψ/p_tot",
+              *(f"gap {o}" for o in orgs), *(f"wait {o} (s)" for o in orgs))
     return markdown_table(header, rows, "l" + "r" * (len(header) - 1))
 
 
@@ -354,6 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="Clusters and replays (short path: Unix sockets; parents searchable by all).")
     parser.add_argument("--append", action="store_true", help="Add runs to the JSON of --out.")
     parser.add_argument("--render", type=Path, metavar="DOC", help="Only rewrite DOC's blocks from the JSON.")
+    parser.add_argument("--refresh", action="store_true", help="Only recompute each run's queue profile (from "
+                        "--work) and the summary of the JSON.")
     for key in ("first_job", "jobs", "nodes", "cpus_per_node"):
         parser.add_argument("--" + key.replace("_", "-"), type=int, default=DESIGN[key])
     parser.add_argument("--scale", type=float, default=DESIGN["scale"])
@@ -361,6 +393,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.render:
         render(args.render, args.out.parent)
+        return 0
+    if args.refresh:
+        doc = json.loads(args.out.read_text(encoding="utf-8"))
+        for run in doc["runs"]:
+            run["queue"] = queue_profile(args.work / f"r-{run['arm']}-{run['rep']}" / "replay" / "sacct.txt")
+        doc["summary"] = summarize(doc["runs"])
+        args.out.write_text(json.dumps(_finite(doc), indent=1) + "\n", encoding="utf-8")
         return 0
     design = {**DESIGN, **{k: getattr(args, k) for k in ("first_job", "jobs", "nodes", "cpus_per_node", "scale",
                                                          "every")}}

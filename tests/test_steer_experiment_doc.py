@@ -92,3 +92,15 @@ def test_a_changed_measurement_makes_the_section_stale(tmp_path: Path) -> None:
     text = DOC.read_text(encoding="utf-8")
     assert "steer-wait" in stale_blocks(text, data, module.TABLES)
     assert render_blocks(text, data, module.TABLES) != text
+
+
+def test_queue_profile_counts_the_time_two_accounts_wait(tmp_path: Path) -> None:
+    sacct = tmp_path / "sacct.txt"
+    sacct.write_text("JobIDRaw|Account|Submit|Start\n"
+                     "1|a|2026-01-01T00:00:00|2026-01-01T00:00:10\n"   # a waits [0, 10)
+                     "2|b|2026-01-01T00:00:05|2026-01-01T00:00:08\n"   # b waits [5, 8)
+                     "3|a|2026-01-01T00:00:06|2026-01-01T00:00:06\n"   # no wait
+                     "4|b|2026-01-01T00:00:20|2026-01-01T00:00:21\n",  # b waits [20, 21)
+                     encoding="utf-8")
+    profile = experiment().queue_profile(sacct)
+    assert profile == {"any_pending_s": 11.0, "two_accounts_pending_s": 3.0, "pending_job_s": {"a": 10.0, "b": 4.0}}
