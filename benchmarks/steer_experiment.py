@@ -361,9 +361,47 @@ def render_verdict(data_dir: Path) -> str:
             f"steered (steer − plain = {change}, which contains 0).\n")
 
 
+def render_why(data_dir: Path) -> str:
+    """The facts behind the verdict, from the data: how much of the queueing a nice could act on, the first nice
+    set, and the account left with the largest gap (its usage against its shares)."""
+    from fairsched.replicate._doc_format import fmt
+
+    data = load(data_dir)
+    runs, shares = data["runs"], data["design"]["shares"]
+    lines = []
+    for arm in ARMS:
+        queued = [r["queue"] for r in runs if r["arm"] == arm and r.get("queue")]
+        if queued:
+            both = sum(q["two_accounts_pending_s"] for q in queued) / sum(q["any_pending_s"] for q in queued)
+            queue = fmt(_mean(q["any_pending_s"] for q in queued), 0)
+            lines.append(f"- {arm}: jobs of two accounts or more were pending together during {fmt(100 * both, 0)} % "
+                         f"of the time some job was pending (mean queue {queue} s per run).")
+    steered = [r["steer"] for r in runs if r["steer"]]
+    firsts = [s["first_set_after_submit_s"] for s in steered if s["first_set_after_submit_s"] is not None]
+    if steered:
+        lines.append(f"- steer set {fmt(_mean(s['set'] for s in steered), 0)} nice values per run on average, on "
+                     f"{fmt(_mean(s['jobs_steered'] for s in steered), 0)} of the {data['design']['jobs']} jobs; its "
+                     f"first came {fmt(min(firsts), 0)}–{fmt(max(firsts), 0)} s after the first submission."
+                     if firsts else "- steer set no nice value.")
+    gaps = data["summary"]["orgs"]
+    worst = max(gaps, key=lambda org: abs(gaps[org]["gap"]["steer"]["mean"]))
+    usage = _mean(r["orgs"][worst]["usage_share"] for r in runs)
+    entitled = shares[worst] / sum(shares.values())
+    gap = gaps[worst]["gap"]
+    lines.append(f"- the largest gap left with steer is {worst}'s ({fmt(gap['steer']['mean'], 3)} s/unit, "
+                 f"plain {fmt(gap['plain']['mean'], 3)}): it did {fmt(100 * usage, 0)} % of the work "
+                 f"for {fmt(100 * entitled, 0)} % of the shares.")
+    return "\n".join(lines) + "\n"
+
+
+def _mean(values: Any) -> float:
+    values = list(values)
+    return sum(values) / len(values)
+
+
 TABLES: dict[str, Callable[[Path], str]] = {
     "steer-design": render_design, "steer-gap": render_gap, "steer-signed-gap": render_signed_gap,
-    "steer-wait": render_wait, "steer-runs": render_runs, "steer-verdict": render_verdict,
+    "steer-wait": render_wait, "steer-runs": render_runs, "steer-verdict": render_verdict, "steer-why": render_why,
 }
 
 
