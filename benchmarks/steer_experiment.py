@@ -387,6 +387,14 @@ def render_why(data_dir: Path) -> str:
     worst = max(gaps, key=lambda org: abs(gaps[org]["gap"]["steer"]["mean"]))
     usage = _mean(r["orgs"][worst]["usage_share"] for r in runs)
     entitled = shares[worst] / sum(shares.values())
+    for org, entry in gaps.items():
+        diff, wait = entry["abs_gap"].get("diff"), entry["mean_wait"]
+        if diff is not None and not _missing(diff["high"]) and diff["high"] >= 0:
+            used = _mean(r["orgs"][org]["usage_share"] for r in runs)
+            lines.append(f"- {org}'s gap did not shrink (steer − plain {_ci(diff, 3)} s/unit); its mean wait was "
+                         f"{fmt(wait['plain']['mean'], 1)} s plain and {fmt(wait['steer']['mean'], 1)} s steered; "
+                         f"it did {fmt(100 * used, 0)} % of the work for "
+                         f"{fmt(100 * shares[org] / sum(shares.values()), 0)} % of the shares.")
     gap = gaps[worst]["gap"]
     lines.append(f"- the largest gap left with steer is {worst}'s ({fmt(gap['steer']['mean'], 3)} s/unit, "
                  f"plain {fmt(gap['plain']['mean'], 3)}): it did {fmt(100 * usage, 0)} % of the work "
