@@ -189,7 +189,7 @@ def queue_profile(sacct: Path) -> dict[str, Any]:
 
 def warm_up() -> None:
     """Compile (or load from numba's cache) the game's kernels once, so that steer's first pass is not late: a
-    cold compile on the shared machine took about 100 s, longer than the replay's queue lasts."""
+    cold compile on the shared machine took 100-140 s, longer than the replay's queue lasts."""
     from fairsched.slurm.steer_decide import PendingJob, SteerConfig, SteerState, UsedJob, assess
 
     assess(SteerState(now=10, n_cpus=2, shares={"a": 1, "b": 1}, jobs=(UsedJob("a", 0, 0, 2, 1, 2),
