@@ -252,7 +252,19 @@ def shapley(game: Game, *, exact_up_to: int = 12, samples: int = 200, seed: int 
         raise ConfigError(f"--samples {samples}: sampled Shapley values need at least 2 permutations")
     n = samples + samples % 2
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(_STAGE_SHAPLEY,)))
-    estimate = shapley_permutation_sampling(game.value, k, n, rng, antithetic=True)
+    total = 2 * n * k  # at most: each permutation reads 2k coalitions; each distinct one is simulated once
+    asked = 0
+
+    def value(mask: int) -> int:
+        nonlocal asked
+        asked += 1
+        if progress is not None:
+            progress("coalitions (sampled permutations)", asked, total)
+        return game.value(mask)
+
+    estimate = shapley_permutation_sampling(value, k, n, rng, antithetic=True)
+    if progress is not None:
+        progress("coalitions (sampled permutations)", total, total)
     half = Z_95 * np.nan_to_num(estimate.std_errors)
     values = {mask: run.value for mask, run in game.runs.items()}
     return ShapleyResult("sampled", estimate.values, estimate.values - half, estimate.values + half, (), values, n)
