@@ -415,9 +415,10 @@ TABLES: dict[str, Callable[[Path], str]] = {
 
 def render(doc: Path, data_dir: Path = DATA_DIR) -> None:
     """Rewrite the ``<!-- table: steer-* -->`` blocks of `doc` from `data_dir`/steer.json."""
-    from fairsched.replicate._doc_format import render_blocks
+    from fairsched.replicate._doc_format import keep_other_blocks, render_blocks
 
-    doc.write_text(render_blocks(doc.read_text(encoding="utf-8"), data_dir, TABLES), encoding="utf-8")
+    text = doc.read_text(encoding="utf-8")  # other scripts' blocks (slurm-vs-sim-*) stay as they are
+    doc.write_text(render_blocks(text, data_dir, keep_other_blocks(text, TABLES)), encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------------------------- main
