@@ -15,7 +15,7 @@ from typing import Any
 
 from fairsched._io import atomic_write
 from fairsched.errors import ConfigError
-from fairsched.replicate._doc_format import fmt, markdown_table, render_blocks
+from fairsched.replicate._doc_format import fmt, keep_other_blocks, markdown_table, render_blocks
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "docs" / "slurm" / "data"
 FILE = "slurm_vs_sim.json"
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     for doc in map(Path, argv if argv is not None else sys.argv[1:]):
         text = doc.read_text(encoding="utf-8")
         with atomic_write(doc, encoding="utf-8") as handle:
-            handle.write(render_blocks(text, DATA_DIR, TABLES))
+            handle.write(render_blocks(text, DATA_DIR, keep_other_blocks(text, TABLES)))
 
 
 if __name__ == "__main__":
