@@ -59,6 +59,12 @@ def test_slurm_conf_puts_every_path_under_the_directory_and_every_daemon_on_its_
     assert "%n" in conf["SlurmdSpoolDir"][0] and "%n" in conf["SlurmdPidFile"][0]
     classic = _conf(render_slurm_conf(layout, ClusterConfig(nodes=3, fair_tree=False), PORTS))
     assert classic["PriorityFlags"] == ["NO_FAIR_TREE"]
+    assert "PriorityUsageResetPeriod" not in conf
+    # Slurm refuses PriorityDecayHalfLife=0 without a reset period (checked on 22.05: sacctmgr "Unable to process
+    # configuration file"), so `--half-life 0` comes with a yearly reset
+    no_decay = _conf(render_slurm_conf(layout, ClusterConfig(nodes=3, half_life=0), PORTS))
+    assert no_decay["PriorityDecayHalfLife"] == ["0-00:00:00"]
+    assert no_decay["PriorityUsageResetPeriod"] == ["YEARLY"]
 
 
 def test_slurmdbd_conf_names_the_private_database() -> None:

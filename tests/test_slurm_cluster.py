@@ -7,6 +7,7 @@ once a minute from its start, and the first one comes soonest.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -80,6 +81,26 @@ def test_replay_of_a_real_log_is_read_back_by_the_sacct_reader(
         row = rows[(account, "")]
         assert int(row[raw]) > 0
         assert float(row[effective]) == pytest.approx(int(row[raw]) / total, abs=2 / total)
+
+    # `fairsched fairshare` on the cluster's own dump (its RawUsage the input): sshare's FairShare (Fair Tree's
+    # ranks) exactly, and its LevelFS up to what sshare's RawUsage, printed truncated to an integer, leaves
+    # unknown: usage u in [raw, raw + 1) for the association and for its parent (docs/slurm.md).
+    code, stdout, _ = run_main(["fairshare", str(out / "sshare.txt"), "--json"], capsys)
+    assert code == 0
+    table = json.loads(stdout)["rows"]
+    fairshare = [row["diff_fairshare"] for row in table if row["sshare_fairshare"] is not None]
+    assert len(fairshare) >= 5 and set(fairshare) == {0.0}  # every user association
+    parents: list[int] = []
+    level_fs = 0
+    for row, line in zip(table, sshare[1:], strict=True):
+        depth = len(line) - len(line.lstrip(" "))
+        parents = [*parents[:depth], int(row["raw_usage"])]
+        if row["sshare_level_fs"] in (None, "inf") or depth == 0:
+            continue
+        own, parent = max(int(row["raw_usage"]), 1), max(parents[depth - 1], 1)
+        assert abs(row["diff_level_fs"]) <= row["sshare_level_fs"] * (1 / own + 1 / parent) + 1e-6, row
+        level_fs += 1
+    assert level_fs >= 5
 
 
 def test_up_prints_one_line_and_down_leaves_no_process(slurm_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -241,6 +241,8 @@ def render_slurm_conf(layout: Layout, config: ClusterConfig, ports: Ports) -> st
         "PriorityType=priority/multifactor",
         *([] if config.fair_tree else ["PriorityFlags=NO_FAIR_TREE"]),
         f"PriorityDecayHalfLife={_slurm_time(config.half_life)}",
+        # Slurm refuses a half-life of 0 without a reset period ("the priority plugin will result in rolling over")
+        *([] if config.half_life else ["PriorityUsageResetPeriod=YEARLY"]),
         "PriorityCalcPeriod=1",
         "PriorityWeightFairshare=10000",
     ]
