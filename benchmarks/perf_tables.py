@@ -279,6 +279,18 @@ def online(data_dir: Path) -> str:
                            *(f"{p}: CPU (wall)" for p in policies), "peak memory"), rows) + measured(record)
 
 
+def ticked(data_dir: Path) -> str:
+    """Ticked queue orders on a whole trace (`bench_ticked.py`): one row per order x rule, FCFS the floor."""
+    record = load(data_dir, "ticked")
+    result = record["result"]
+    head = (f"{result['trace']} ({result['n_jobs']:,} cleaned jobs, {result['processors']:,} processors, "
+            f"{result['n_orgs']:,} groups as organizations, {result['days']:,.0f} days: {result['ticks']:,} ticks), "
+            "simulation only, best of 3:\n\n")
+    rows = [(r["order"], r["backfill"], seconds(r.get("wall_s", r["cpu_s"]), r["cpu_s"]),
+             f"{r['mean_wait_s']:,.0f} s") for r in result["runs"]]
+    return head + markdown_table(("order", "backfill", "CPU (wall)", "mean wait"), rows) + measured(record)
+
+
 def audit(data_dir: Path) -> str:
     """`fairsched audit` of the whole LPC-EGEE log (`bench_audit.py`): one row per number of organizations."""
     record = load(data_dir, "audit")
@@ -374,6 +386,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "perf-validate": validate,
     "perf-backfill": backfill,
     "perf-fst": fst,
+    "perf-ticked": ticked,
     "perf-mosp": mosp,
     "perf-sweep": sweep,
     "perf-openshop": openshop,

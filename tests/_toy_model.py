@@ -67,6 +67,12 @@ class Result:
         return pd.DataFrame([{**base, "policy": name, "score": float(score), "n_orgs_seen": self.config.orgs}
                              for name, score in zip(self.config.policies, self.scores, strict=True)])
 
+    def per_org(self) -> pd.DataFrame:
+        """One row per (policy, organization): the policy's score split evenly over the organizations."""
+        return pd.DataFrame([{"policy": name, "org": org, "share": float(score) / self.config.orgs}
+                             for name, score in zip(self.config.policies, self.scores, strict=True)
+                             for org in range(self.config.orgs)])
+
 
 def run(config: Config, seed: int, *, progress: Any = None) -> Result:
     if seed == config.fail_seed:

@@ -11,7 +11,7 @@ import pytest
 
 from fairsched.backfill import BackfillJobs, BackfillSimulator, jobs_from_workload, simulate
 from fairsched.backfill._kernels import prof_free_at
-from fairsched.backfill.jobs import ESTIMATE_MISSING, ESTIMATE_RAISED
+from fairsched.backfill.jobs import ESTIMATE_FROM_RUN_TIME, ESTIMATE_MISSING, ESTIMATE_RAISED
 from fairsched.backfill.policies import backfill_names, order_names
 from fairsched.errors import ConfigError, UnknownPolicyError
 from fairsched.workload.model import Workload
@@ -38,7 +38,7 @@ def test_estimates_follow_the_pyss_rule_and_are_counted() -> None:
                  requested_time=[-1.0, 0.0, 5.0, 30.0])
     jobs = jobs_from_workload(w)
     assert jobs.requested.tolist() == [10, 10, 10, 30]  # missing, missing (0), raised, kept
-    assert jobs.estimate_counts == {ESTIMATE_MISSING: 2, ESTIMATE_RAISED: 1}
+    assert jobs.estimate_counts == {ESTIMATE_FROM_RUN_TIME: 0, ESTIMATE_MISSING: 2, ESTIMATE_RAISED: 1}
     assert jobs.n_processors == 4 and jobs.job.tolist() == [1, 2, 3, 4]
 
 

@@ -24,8 +24,8 @@ SEEDS = range(40)
 
 def test_every_policy_is_registered() -> None:
     assert ORDERS_OF_THE_TWIN == ["fcfs", "sjf", "lxf"]
-    assert order_names(ticked=True) == ["drf", "directcontr"]
-    assert len(ORDERS) == 5
+    assert order_names(ticked=True) == ["drf", "directcontr", "slurm-fair-tree", "slurm-classic"]
+    assert len(ORDERS) == 7
     assert backfill_names() == ["none", "no-guarantee", "easy", "conservative"]
     assert len(COMBOS) == len(ORDERS_OF_THE_TWIN) * len(BACKFILLS) == 12
 

@@ -26,8 +26,8 @@ COMBOS = list(itertools.product(TICKED, backfill_names()))
 
 
 def test_the_ticked_orders_are_registered() -> None:
-    assert TICKED == ["drf", "directcontr"]
-    assert len(COMBOS) == 8
+    assert TICKED == ["drf", "directcontr", "slurm-fair-tree", "slurm-classic"]
+    assert len(COMBOS) == 16
 
 
 def starts(jobs: BackfillJobs, order: str, backfill: str, **params) -> list[int]:

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from fairsched.errors import ConfigError, InvariantError
-from fairsched.online import _coalitions
-from fairsched.online._coalitions import CoalitionRun, all_coalitions, simulate_coalitions
+from fairsched.online._coalitions import CoalitionRun, all_coalitions, contributions, layout, simulate_coalitions
 from fairsched.online.engine import simulate
 from fairsched.online.policies.ref import Ref, RefLiteral
 from fairsched.online.validate import validate_online_schedule
@@ -177,9 +176,9 @@ def brute_force_distance(gain: list[Fraction], waiting: list[int], free: int) ->
 
 def greedy_take(gain: list[float], waiting: list[int], free: int) -> list[int]:
     k = len(gain)
-    mem = np.zeros((1, _coalitions.N_MEM_FIELDS, k), dtype=np.int64)  # psi = W = n = 0: g_u = phi_u
+    mem = np.zeros((1, layout.N_MEM_FIELDS, k), dtype=np.int64)  # psi = W = n = 0: g_u = phi_u
     take = np.zeros(k, dtype=np.int64)
-    _coalitions._select_lookahead(mem, np.array(gain), np.zeros(k), np.array(waiting, dtype=np.int64), take,
+    contributions._select_lookahead(mem, np.array(gain), np.zeros(k), np.array(waiting, dtype=np.int64), take,
                                   np.zeros(k, dtype=np.bool_), 0, free, 0.0, k)
     return take.tolist()
 
@@ -236,8 +235,8 @@ def test_replay_refuses_a_decision_point_the_simulation_did_not_have() -> None:
 
 def test_efficiency_check_compares_the_sum_of_contributions_with_the_value() -> None:
     phi = np.array([1.5, 0.5, 7.0])
-    assert _coalitions._efficient(phi, 0b011, 2, 2.0, 3)
-    assert not _coalitions._efficient(phi, 0b111, 2, 7.0, 3)
+    assert contributions._efficient(phi, 0b011, 2, 2.0, 3)
+    assert not contributions._efficient(phi, 0b111, 2, 7.0, 3)
 
 
 def test_every_coalition_is_simulated_once_in_size_order() -> None:

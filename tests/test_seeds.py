@@ -8,7 +8,7 @@ from fairsched import seeds
 
 
 def test_stage_keys_are_distinct_and_all_registered() -> None:
-    assert len(set(seeds.STAGES.values())) == len(seeds.STAGES) == 8
+    assert len(set(seeds.STAGES.values())) == len(seeds.STAGES) == 9
     assert seeds.STAGES["STAGE_ORGS"] == 1 and seeds.STAGES["STAGE_WINDOW_SEEDS"] == 22
 
 

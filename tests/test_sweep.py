@@ -30,6 +30,12 @@ def parts(out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((out / "cells").glob("*.parquet"))}
 
 
+def stored_files(out: Path) -> dict[str, bytes]:
+    """Every cell's part and per-organization table, by path in the store."""
+    return {p.relative_to(out).as_posix(): p.read_bytes()
+            for folder in ("cells", "orgs") for p in sorted((out / folder).glob("*.parquet"))}
+
+
 def test_points_are_the_grid_product_times_the_zip_blocks(tmp_path: Path) -> None:
     spec = load_spec(write_spec(tmp_path, '[base]\nscale = 2.0\n[grid]\norgs = [1, 2]\n[[zip]]\n'
                                           'policies = ["a,b", "c"]\nsleep = [0.0, 0.5]\n'))
@@ -84,7 +90,7 @@ def test_cell_keys_follow_config_seed_and_input_content_not_spelling_or_place(tm
     three = expand(load_spec(tmp_path / "two.toml"))
     assert not {c.key for c in one} & {c.key for c in three}
     (tmp_path / "gone.toml").write_text(f'[sweep]\nmodel = "{TOY}"\n[base]\ndata = "nope.txt"\n')
-    with pytest.raises(InputError, match=r"gone.toml: input file .*nope.txt cannot be read"):
+    with pytest.raises(InputError, match=r"gone.toml:4: field data: input file .*nope.txt cannot be read"):
         expand(load_spec(tmp_path / "gone.toml"))
 
 
@@ -128,8 +134,8 @@ def test_executors_and_worker_counts_give_the_same_bytes(tmp_path: Path) -> None
     for name, options in runs.items():
         summary = run_sweep(spec, tmp_path / name, **options)
         assert (summary.computed, summary.failed) == (12, 0)
-        stored[name] = parts(tmp_path / name)
-    assert len(stored["local1"]) == 12
+        stored[name] = stored_files(tmp_path / name)
+    assert len(stored["local1"]) == 24  # 12 parts, 12 per-organization tables
     assert stored["local1"] == stored["local2"] == stored["dask2"]
 
 

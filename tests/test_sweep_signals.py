@@ -106,3 +106,36 @@ def test_ctrl_c_stops_a_dask_sweep_within_seconds_and_leaves_no_process(tmp_path
     assert stderr.strip().splitlines()[-1] == (f"interrupted: {done} of 32 cells done and kept; run `fairsched sweep "
                                                f"{spec} --out {tmp_path / 'out'}` to resume")
     assert_all_gone(tree, timeout=5)
+
+
+@pytest.mark.parametrize("when", ["workers-starting", "mid-run"])
+def test_ctrl_c_to_the_process_group_stops_a_local_sweep_without_a_traceback(tmp_path: Path, when: str) -> None:
+    """A terminal's Ctrl-C (SIGINT to the whole process group, workers included) on ``--workers 2``: exit code 130,
+    the resume hint as the only line on stderr (no ``InvalidStateError: CANCELLED`` traceback from the pool's
+    thread, no KeyboardInterrupt from a worker still importing), and no process of the group left (issue 21)."""
+    spec = slow_spec(tmp_path)
+    process = start_sweep(spec, tmp_path / "out", "--workers", "2", session=True)
+    if when == "mid-run":
+        wait_for_parts(tmp_path / "out", 2, process)
+    else:  # two workers and the resource tracker exist; the workers may still be importing
+        deadline = time.monotonic() + 60
+        while len(descendants(process.pid)) < 3:
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.01)
+    tree = descendants(process.pid)
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "Exception" not in stderr, stderr
+    done = len(parts(tmp_path / "out"))
+    assert stderr.strip().splitlines() == [f"interrupted: {done} of 32 cells done and kept; run `fairsched sweep "
+                                           f"{spec} --out {tmp_path / 'out'}` to resume"]
+    assert_all_gone(tree, timeout=5)
+    assert not [p for p in psutil.process_iter(["pid"]) if _in_group(p, process.pid)]
+
+
+def _in_group(process: psutil.Process, group: int) -> bool:
+    try:
+        return os.getpgid(process.pid) == group
+    except (ProcessLookupError, psutil.NoSuchProcess):
+        return False

@@ -12,7 +12,9 @@ For every model M in {online, backfill, mosp, openshop}, `fairsched.M.experiment
 * ``Result.rows()``: a tidy `pandas.DataFrame`, one row per policy or algorithm: the config's fields (scalars;
   tuples comma-joined; paths as strings), ``policy``, then every metric (wall-clock timings excluded, so the same
   seed gives the same rows). A `Result` is data: it never imports `fairsched.report`, which writes it
-  (``fairsched.report.write_result(result, out_dir)``: the files the CLI's ``--out`` writes, by name).
+  (``fairsched.report.write_result(result, out_dir)``: the files the CLI's ``--out`` writes, by name);
+* optionally ``Result.per_org()``: one row per policy and organization (online ψ_u − φ_u, backfill per-user
+  waits and unfairness, mosp per-organization makespans and gain), which a sweep keeps beside the cell's rows.
 
 `ExperimentConfig` gives a config dataclass ``from_mapping``, ``input_paths`` and ``columns``; the ``check_*``
 helpers word the errors of ``__post_init__`` alike for every model.
@@ -51,11 +53,14 @@ def flag(name: str) -> str:
 class ExperimentConfig:
     """Mix-in for the frozen ``Config`` dataclasses: spec-file construction, input files, table columns.
 
-    Subclasses set ``MODEL`` (the command's name) and ``PATH_FIELDS`` (fields naming files or directories read).
+    Subclasses set ``MODEL`` (the command's name), ``PATH_FIELDS`` (fields naming files or directories read) and
+    ``REQUIRED`` (fields ``run`` needs although the Config allows None, e.g. backfill's trace: a sweep checks
+    them before any cell runs).
     """
 
     MODEL: ClassVar[str] = ""
     PATH_FIELDS: ClassVar[tuple[str, ...]] = ()
+    REQUIRED: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def from_mapping(cls, mapping: Mapping[str, Any]) -> typing.Self:

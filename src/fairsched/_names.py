@@ -17,7 +17,7 @@ ONLINE_POLICIES: tuple[str, ...] = ("currfairshare", "directcontr", "fairshare",
 QUEUE_ORDERS: tuple[str, ...] = ("fcfs", "sjf", "lxf")
 """`fairsched.backfill.policies.ORDERS` whose keys need no parameters (``order_names(ticked=False)``), by code."""
 
-TICKED_ORDERS: tuple[str, ...] = ("drf", "directcontr")
+TICKED_ORDERS: tuple[str, ...] = ("drf", "directcontr", "slurm-fair-tree", "slurm-classic")
 """The ticked orders of `fairsched.backfill.policies.ORDERS` (keys recomputed every ``calc_period``; they need
 the organizations and shares, so the ``backfill`` command does not offer them), by code."""
 

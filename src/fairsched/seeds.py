@@ -17,6 +17,8 @@ STAGE_ESTIMATES      14    ... user estimates
 STAGE_WINDOWS        21    `fairsched.replicate._online_windows`: window start times; key
                            ``(STAGE_WINDOWS, trace index, window length)``
 STAGE_WINDOW_SEEDS   22    ... each window's scenario and policy seed; key ``(STAGE_WINDOW_SEEDS, cell, index)``
+STAGE_SWEEP_WINDOWS  23    `fairsched.sweep.windows`: the window starts of a sweep's ``windows = N``; key
+                           ``(STAGE_SWEEP_WINDOWS, window length)``, seeded by the spec's ``window-seed``
 ===================  ====  ==================================================================================
 
 Streams derived otherwise (documented at their use):
@@ -46,6 +48,7 @@ STAGE_PROCESSORS = 13
 STAGE_ESTIMATES = 14
 STAGE_WINDOWS = 21
 STAGE_WINDOW_SEEDS = 22
+STAGE_SWEEP_WINDOWS = 23
 
 STAGES: dict[str, int] = {name: value for name, value in globals().items() if name.startswith("STAGE_")}
 """Every stage key by name (distinct values)."""

@@ -1,4 +1,5 @@
-"""A deliberately simple twin of the ticked queue orders (``drf``, ``directcontr``) in the backfilling engine.
+"""A deliberately simple twin of the ticked queue orders (``drf``, ``directcontr``; the Slurm orders in
+slurm_naive.py) in the backfilling engine.
 
 Written from the rules of docs/whatif.md, on top of the naive backfilling engine (tests/naive/backfill_naive.py).
 At every tick everything is recomputed from scratch, in exact rational arithmetic (`fractions.Fraction`):
@@ -77,7 +78,13 @@ class _TickedState(_State):
 
 def simulate_ticked_naive(submit, run, procs, req, n_procs: int, order: str, backfill: str, *, org, period: int,
                           shares=None, memory=None, memory_capacity=None, weights=None) -> NaiveRun:
-    """Start time of every job under a ticked `order` × `backfill` (module docstring for the rules)."""
+    """Start time of every job under a ticked `order` × `backfill` (module docstring for the rules; the Slurm
+    orders: tests/naive/slurm_naive.py)."""
+    if order.startswith("slurm-"):
+        from tests.naive.slurm_naive import simulate_slurm_naive
+
+        return simulate_slurm_naive(submit, run, procs, req, n_procs, order, backfill, org=org, period=period,
+                                    shares=shares)
     k = max(org) + 1
     st = _TickedState([int(x) for x in submit], [int(x) for x in run], [int(x) for x in procs],
                       [int(x) for x in req], int(n_procs), order, backfill,
@@ -87,6 +94,11 @@ def simulate_ticked_naive(submit, run, procs, req, n_procs: int, order: str, bac
                       memory_capacity=Fraction(memory_capacity or 0),
                       weights=[Fraction(x) for x in (weights if weights is not None else [1] * k)])
     st.org_key = [Fraction(0)] * len(st.shares)
+    return run_ticks(st, period)
+
+
+def run_ticks(st: _TickedState, period: int) -> NaiveRun:
+    """The event loop with ticks (module docstring); `st.tick()` recomputes the keys and says if the order moved."""
     n = len(st.submit)
     next_sub, next_tick = 0, st.submit[0]
     while True:
@@ -103,7 +115,7 @@ def simulate_ticked_naive(submit, run, procs, req, n_procs: int, order: str, bac
         for j in sorted(st.reservation, key=lambda j: st.reserved_at[j]):
             if st.reservation[j] == st.now:
                 st.start(j, st.reserved_at[j])
-        if reordered and backfill != "conservative":
+        if reordered and st.backfill != "conservative":
             st.scheduling_pass()
         while next_sub < n and st.submit[next_sub] == st.now:
             st.submit_job(next_sub)

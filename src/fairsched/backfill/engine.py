@@ -268,8 +268,8 @@ def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | Non
     ----------
     workload_or_jobs : a cleaned `Workload` (`fairsched.backfill.jobs.jobs_from_workload` rules) or `BackfillJobs`.
     processors : P; default the workload header's ``MaxProcs`` (or ``jobs.n_processors``).
-    order : ``fcfs``, ``sjf``, ``lxf``, or a ticked order ``drf``, ``directcontr`` (keys recomputed every
-        ``calc_period`` seconds; docs/whatif.md).
+    order : ``fcfs``, ``sjf``, ``lxf``, or a ticked order ``drf``, ``directcontr``, ``slurm-fair-tree``,
+        ``slurm-classic`` (keys recomputed every ``calc_period`` seconds; docs/whatif.md).
     backfill : ``none``, ``no-guarantee``, ``easy`` or ``conservative``.
     load : offered load to reach first, by `fairsched.workload.transform.scale_to_load` (a Workload only).
     load_by : ``runtime`` (run and requested times × factor, JSSPP'05 §4) or ``arrival`` (compression).

@@ -91,6 +91,7 @@ class Config(ExperimentConfig):
 
     MODEL = "backfill"
     PATH_FIELDS = ("trace",)
+    REQUIRED = ("trace",)  # None only for `backfill_workload`; `run` reads it
 
     trace: Path | None = None
     procs: int | None = None
@@ -127,19 +128,35 @@ class Result:
     report: BackfillReport
 
     def rows(self) -> pd.DataFrame:
-        """One row: the config's columns, ``policy`` (``<order>/<backfill>``), ``n_processors``, the classic
-        metrics (`fairsched.backfill.metrics.summary`), ``offered_load_before/after`` and, per unfairness metric
-        asked for, its overall ``<metric>_unfairness``, ``_benefit``, ``_n_unfair``, ``_n_benefit``,
-        ``_max_unfairness`` (JSSPP'05 §3); no timings."""
+        """One row: the config's columns, ``policy`` (``<order>/<backfill>``), ``n_processors``,
+        ``n_estimates_filled`` (jobs without a requested time, planned with their run time:
+        `BackfillJobs.n_estimates_filled`), the classic metrics (`fairsched.backfill.metrics.summary`),
+        ``offered_load_before/after`` and, per unfairness metric asked for, its overall ``<metric>_unfairness``,
+        ``_benefit``, ``_n_unfair``, ``_n_benefit``, ``_max_unfairness`` (JSSPP'05 §3); no timings."""
         report = self.report
-        row: dict[str, Any] = {"policy": f"{report.result.meta['order']}/{report.result.meta['backfill']}",
-                               "n_processors": report.n_processors, **report.metrics,
+        row: dict[str, Any] = {"policy": self.policy, "n_processors": report.n_processors,
+                               "n_estimates_filled": report.result.jobs.n_estimates_filled, **report.metrics,
                                "offered_load_before": report.offered_load["before"],
                                "offered_load_after": report.offered_load["after"]}
         for metric, entry in report.unfairness.items():
             if isinstance(entry, dict) and "unfairness" in entry:
                 row.update({f"{metric}_{key}": value for key, value in entry.items() if key != "by_width"})
+        row.update({"n_jobs": int(report.result.jobs.n_jobs), "n_machines": report.n_processors,
+                    "offered_load": report.offered_load["after"]})
         return rows_frame(self.config, [row])
+
+    @property
+    def policy(self) -> str:
+        """``<order>/<backfill>``, the row's ``policy``."""
+        return f"{self.report.result.meta['order']}/{self.report.result.meta['backfill']}"
+
+    def per_org(self) -> pd.DataFrame:
+        """One row per user of the trace (SWF field 12; the backfill model has no organizations, so each user is
+        one): ``policy``, ``org`` (the user id), ``jobs``, ``work`` (processor-seconds), ``mean_wait`` and
+        ``max_wait`` (seconds), then per unfairness metric asked for, ``<metric>_unfairness`` (Σ max(start − FST,
+        0) / jobs of the user, JSSPP'05 §3.1.3; for ``re``, Σ max(D_i, 0) / jobs, §3.2) and ``<metric>_n_unfair``.
+        """
+        return per_user_frame(self.report, self.policy)
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
@@ -288,6 +305,36 @@ def measure_fairness(result: BackfillResult, metrics: tuple[str, ...] | list[str
         columns["re_consumed"] = re_frame["consumed"].to_numpy()
     unfairness = fairness.unfairness_summary(schedule, fst=fst or None, re=re_frame)
     return pd.DataFrame(columns), unfairness
+
+
+def per_user_frame(report: BackfillReport, policy: str) -> pd.DataFrame:
+    """`Result.per_org`: the schedule's waits and the unfairness asked for, summed per user (sorted by id)."""
+    schedule = report.result.schedule
+    users = report.workload.jobs["user_id"].to_numpy()
+    if len(users) != len(schedule):
+        raise ConfigError("the prepared workload and the schedule list different jobs")
+    wait = schedule["wait"].to_numpy(np.float64)
+    columns: dict[str, np.ndarray] = {"org": users, "wait": wait,
+                                      "work": (schedule["end"] - schedule["start"]).to_numpy(np.float64)
+                                      * schedule["procs"].to_numpy(np.float64)}
+    per_job = report.fairness
+    for kind in ("strict", "relaxed"):
+        name = f"fst_{kind}"
+        if per_job is not None and name in per_job.columns:
+            miss = fairness.fst_unfairness(schedule, per_job[name].to_numpy())["unfairness"].to_numpy(np.float64)
+            columns[name] = miss
+    if per_job is not None and "re_deserved" in per_job.columns:
+        deficit = per_job["re_deserved"].to_numpy(np.float64) - per_job["re_consumed"].to_numpy(np.float64)
+        columns["re"] = np.maximum(deficit, 0.0)  # D_i = d_i - s_i, unfair when positive (§3.2)
+    frame = pd.DataFrame(columns)
+    grouped = frame.groupby("org", sort=True)
+    out = pd.DataFrame({"policy": policy, "org": grouped.size().index.to_numpy(), "jobs": grouped.size().to_numpy(),
+                        "work": grouped["work"].sum().to_numpy(), "mean_wait": grouped["wait"].mean().to_numpy(),
+                        "max_wait": grouped["wait"].max().to_numpy()})
+    for name in [c for c in ("fst_strict", "fst_relaxed", "re") if c in frame.columns]:
+        out[f"{name}_unfairness"] = grouped[name].mean().to_numpy()
+        out[f"{name}_n_unfair"] = grouped[name].agg(lambda v: int((v > 0).sum())).to_numpy()
+    return out
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,12 @@ array             rule
 ``procs``         ``processors`` (the reader's column: allocated, else requested processors); 1..P
 ================  ===========================================================================================
 
-The number of jobs each estimate rule touched is kept in ``estimate_counts`` (no silent fallback). Jobs keep
-the workload's order (submission order; ties keep file order): job index i is row i everywhere in the engine.
-Rounding matters only for scaled workloads (fractional seconds); integer traces pass through unchanged.
+The number of jobs each estimate rule touched is kept in ``estimate_counts`` (no silent fallback), including the
+jobs whose ``requested_time`` was -1 in the trace and whose run time the reader copied in (`ESTIMATE_FROM_RUN_TIME`:
+SDSC-Par and OSC-Clust have no requested time at all, so every estimate there is exact); `n_estimates_filled`
+sums the filled ones. Jobs keep the workload's order (submission order; ties keep file order): job index i is row i
+everywhere in the engine. Rounding matters only for scaled workloads (fractional seconds); integer traces pass
+through unchanged.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from fairsched.errors import ConfigError
 from fairsched.workload.model import Workload
 from fairsched.workload.schema import PROCESSORS, RUNTIME_ESTIMATE
 
+ESTIMATE_FROM_RUN_TIME = "requested time -1 in the trace: the reader copied the run time in"
 ESTIMATE_MISSING = "estimate missing (<= 0): set to the run time"
 ESTIMATE_RAISED = "estimate below the run time: raised to the run time"
 
@@ -47,7 +51,8 @@ class BackfillJobs:
     submit, run, requested, procs : int64 arrays (seconds, seconds, seconds, processors); see the module table.
     n_processors : P, the processors of the cluster.
     source : where the jobs came from.
-    estimate_counts : jobs changed by each estimate rule (`ESTIMATE_MISSING`, `ESTIMATE_RAISED`).
+    estimate_counts : jobs changed by each estimate rule (`ESTIMATE_FROM_RUN_TIME`, `ESTIMATE_MISSING`,
+        `ESTIMATE_RAISED`).
     """
 
     job: np.ndarray
@@ -62,6 +67,11 @@ class BackfillJobs:
     @property
     def n_jobs(self) -> int:
         return int(self.submit.size)
+
+    @property
+    def n_estimates_filled(self) -> int:
+        """Jobs that had no estimate and plan with their run time instead (by the reader or by the pyss rule)."""
+        return sum(self.estimate_counts.get(rule, 0) for rule in (ESTIMATE_FROM_RUN_TIME, ESTIMATE_MISSING))
 
     @classmethod
     def from_arrays(cls, submit, run, procs, requested=None, *, n_processors: int, job=None,
@@ -106,12 +116,16 @@ def jobs_from_workload(workload: Workload, *, n_processors: int | None = None) -
     estimate_column = RUNTIME_ESTIMATE if RUNTIME_ESTIMATE in jobs.columns else "requested_time"
     estimate = jobs[estimate_column].to_numpy(np.float64) if estimate_column in jobs.columns else None
     run = jobs["run_time"].to_numpy(np.float64)
+    from_run_time = 0  # the reader's fallback: requested_time -1, runtime_estimate = run_time
+    if estimate is not None and estimate_column == RUNTIME_ESTIMATE and "requested_time" in jobs.columns:
+        from_run_time = int(np.count_nonzero((jobs["requested_time"].to_numpy(np.float64) < 0) & (estimate > 0)))
     return _build(jobs["job_number"].to_numpy(), jobs["submit_time"].to_numpy(np.float64), run,
-                  jobs[PROCESSORS].to_numpy(np.float64), run if estimate is None else estimate, n_processors, where)
+                  jobs[PROCESSORS].to_numpy(np.float64), run if estimate is None else estimate, n_processors, where,
+                  from_run_time=from_run_time)
 
 
 def _build(number: np.ndarray, submit: np.ndarray, run: np.ndarray, procs: np.ndarray, estimate: np.ndarray,
-           n_processors: int, where: str) -> BackfillJobs:
+           n_processors: int, where: str, *, from_run_time: int = 0) -> BackfillJobs:
     if isinstance(n_processors, bool) or not isinstance(n_processors, int | np.integer) or n_processors < 1:
         raise ConfigError(f"processors={n_processors!r}: expected a positive integer machine size")
     sizes = {submit.size, run.size, procs.size, estimate.size, number.size}
@@ -129,7 +143,8 @@ def _build(number: np.ndarray, submit: np.ndarray, run: np.ndarray, procs: np.nd
     return BackfillJobs(job=number.astype(np.int64), submit=submit_s, run=run_s,
                         requested=np.maximum(est_s, run_s), procs=procs.astype(np.int64),
                         n_processors=int(n_processors), source=where,
-                        estimate_counts={ESTIMATE_MISSING: int(missing.sum()), ESTIMATE_RAISED: int(raised.sum())})
+                        estimate_counts={ESTIMATE_FROM_RUN_TIME: from_run_time, ESTIMATE_MISSING: int(missing.sum()),
+                                         ESTIMATE_RAISED: int(raised.sum())})
 
 
 def _check_runnable(submit: np.ndarray, run: np.ndarray, procs: np.ndarray, n_processors: int, where: str) -> None:

@@ -92,6 +92,15 @@ class Job:
         self.outputs = {name: self.out / Path(path).relative_to(self.stage) for name, path in written.items()}
         return self.outputs
 
+    def write_page(self, page: Page) -> Path | None:
+        """report.html alone, into the stage (for commands whose library call wrote the files there itself);
+        returns its final path (None without --out)."""
+        if self.out is None or self.stage is None:
+            return None
+        _write_page(page, self.stage, self.out)
+        self.outputs["report.html"] = self.out / "report.html"
+        return self.outputs["report.html"]
+
     def show(self, doc: Any, renderable: Any, *, warnings: Sequence[str] = (), notes: Sequence[str] = (),
              tail: str | None = None) -> None:
         """`warnings` on stderr (``note: ...``), then `doc` as one JSON document with --json; else `renderable`,

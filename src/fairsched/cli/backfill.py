@@ -56,7 +56,7 @@ def backfill_command(
     """Simulate one queue order x backfilling rule on a trace: classic metrics and, if asked, unfairness."""
     from fairsched.backfill import experiment as backfill_experiment
     from fairsched.report import write_result
-    from fairsched.report.backfill import backfill_json, backfill_renderable
+    from fairsched.report.backfill import backfill_json, backfill_renderable, estimate_notes
 
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=names(fairness),
@@ -64,7 +64,7 @@ def backfill_command(
     with delivery(out, as_json=as_json) as job:
         run = backfill_experiment.run(config, 0, progress=job.progress)
         report = run.report
-        warnings = skipped_notes(report.read_report)
+        warnings = skipped_notes(report.read_report) + estimate_notes(report)
         job.write(partial(write_result, run),
                   page=Page("fairsched backfill", config, renderable=backfill_renderable(report), warnings=warnings))
     job.show(backfill_json(report, job.outputs), backfill_renderable(report), warnings=warnings)

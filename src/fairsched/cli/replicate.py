@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from fairsched.cli._app import group
-from fairsched.cli._deliver import Job, Writer, delivery, store_fields
+from fairsched.cli._deliver import Job, Page, Writer, delivery, store_fields
 from fairsched.cli._options import TPDS11_EXPERIMENTS, Executor, Json, Quick, Scheduler, Seed, Traces, Workers, names
 
 replicate_app = group("replicate", "Replicate a published experiment (docs/replication/).")
@@ -41,9 +41,10 @@ def replicate_jsspp05_command(
     make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config
     config = make(traces_dir=traces, subset_size=subset_size, workers=workers, executor=executor,
                   scheduler=scheduler, **store_fields(out))
-    job, result = _replicate(jsspp05.run, config, write_jsspp05_outputs, out, as_json)
+    job, result = _replicate(jsspp05.run, config, write_jsspp05_outputs, out, as_json,
+                             Page("fairsched replicate jsspp05", config), jsspp05_renderable)
     job.show(jsspp05_json(result, job.outputs), jsspp05_renderable(result),
-             tail=f"outputs written to {out} (report: {out / 'report.json'})")
+             tail=f"outputs written to {out} (report: {out / 'report.html'})")
 
 
 @replicate_app.command("ppam13")
@@ -69,6 +70,8 @@ def replicate_ppam13_command(quick: Quick = False, workers: Workers = 1, traces:
     if variants:
         with delivery(out, as_json=as_json, keep="files") as job:
             result = ppam13_variants.run_variants(replace(config, out_dir=job.stage), progress=job.progress)
+            job.write_page(Page("fairsched replicate ppam13 --variants", config,
+                                renderable=ppam13_variants.render(result)))
         job.show(ppam13_variants.to_json(result), ppam13_variants.render(result), tail="")
         return
     _replicate_online(ppam13.run, config, "PPAM'13 Tables 1–2: Δψ/p_tot mean (std), ours vs the paper", as_json)
@@ -109,9 +112,11 @@ def replicate_tpds11_command(
 
     config = tpds11.TPDS11Config(quick=quick, jobs=workers, seed=seed, experiments=names(experiments),
                                  executor=executor, scheduler=scheduler, **store_fields(out))
-    job, result = _replicate(tpds11.run, config, write_tpds11_outputs, out, as_json)
+    job, result = _replicate(tpds11.run, config, write_tpds11_outputs, out, as_json,
+                             Page("fairsched replicate tpds11", config), tpds11_renderable)
     job.show(tpds11.to_json(result, job.outputs), tpds11_renderable(result), notes=result.notes,
-             tail=f"outputs written to {out} ({len(job.outputs)} files, {result.elapsed_s:.0f} s)")
+             tail=f"outputs written to {out} ({len(job.outputs)} files, {result.elapsed_s:.0f} s; report: "
+                  f"{out / 'report.html'})")
 
 
 @replicate_app.command("networking20")
@@ -128,18 +133,22 @@ def replicate_networking20_command(
 
     config = networking20.Networking20Config(traces_dir=traces, quick=quick, seed=seed, workers=workers,
                                              executor=executor, scheduler=scheduler, **store_fields(out))
-    job, result = _replicate(networking20.run, config, write_networking20_outputs, out, as_json)
+    job, result = _replicate(networking20.run, config, write_networking20_outputs, out, as_json,
+                             Page("fairsched replicate networking20", config), networking20_renderable)
     job.show(networking20.to_json(result, job.outputs), networking20_renderable(result), notes=result.notes,
-             tail=f"outputs written to {out} ({len(job.outputs)} files, {result.elapsed_s:.0f} s)")
+             tail=f"outputs written to {out} ({len(job.outputs)} files, {result.elapsed_s:.0f} s; report: "
+                  f"{out / 'report.html'})")
 
 
 def _replicate(run: Callable[..., Any], config: Any, write: Callable[[Any, Path], dict[str, Path]], out: Path,
-               as_json: bool) -> tuple[Job, Any]:
-    """Run a replication's sweep (kept in OUT/sweep), then write its result set into OUT, whole or not at all."""
+               as_json: bool, page: Page, render: Callable[[Any], Any]) -> tuple[Job, Any]:
+    """Run a replication's sweep (kept in OUT/sweep), then write its result set, report.html included (`page`,
+    with the terminal table `render(result)`), into OUT, whole or not at all."""
     with delivery(out, as_json=as_json, keep="files", sweep=True) as job:
         result = run(config, progress=job.progress)
         writer: Writer = lambda where: write(result, where)  # noqa: E731
         job.write(writer)
+        job.write_page(replace(page, renderable=render(result), notes=tuple(getattr(result, "notes", ()))))
     return job, result
 
 
@@ -150,5 +159,9 @@ def _replicate_online(run: Callable[..., Any], config: Any, title: str, as_json:
 
     with delivery(config.out_dir, as_json=as_json, keep="files", sweep=True) as job:
         result = run(replace(config, out_dir=job.stage), progress=job.progress)  # the files appear whole, at the end
+        name = "ppam13" if run is ppam13.run else "spaa13"
+        job.write_page(Page(f"fairsched replicate {name}", config, renderable=replication_table(result.rows, title),
+                            notes=tuple(result.notes)))
     job.show(ppam13.to_json(result), replication_table(result.rows, title), notes=result.notes,
-             tail=f"outputs written to {config.out_dir} ({len(result.files)} files, {result.elapsed_s:.0f} s)")
+             tail=f"outputs written to {config.out_dir} ({len(result.files)} files, {result.elapsed_s:.0f} s; "
+                  f"report: {config.out_dir / 'report.html'})")

@@ -1,6 +1,7 @@
 """Compiled primitives of the MOSP engine: list scheduling on one cluster and idle profiles of clusters.
 
-Plain int64 arrays and scalars only. Two structures:
+Plain int64 arrays and scalars only. Two structures of its own (list scheduling keeps its running jobs in the
+shared heap of `fairsched._kernels.heap`, rows (end, width)):
 
 - the *candidate tree*: a min-segment tree over the positions of a job list, holding each waiting job's width
   (``_TREE_INF`` once placed). ``_tree_first_leq(tree, lo, x)`` finds the first waiting job at or after list
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from fairsched._kernels.heap import heap_pop, heap_push
 
 _TREE_INF = np.iinfo(np.int64).max
 _TIME_INF = np.iinfo(np.int64).max // 4  # "no later breakpoint"; far above any makespan, safe to add p to
@@ -72,39 +75,6 @@ def _tree_first_leq(tree, size, lo, x):
 # -- Graham list scheduling on one cluster -----------------------------------------------------------------
 
 @njit(cache=True)
-def _heap_push(keys, vals, n, key, val):
-    i = n
-    keys[i], vals[i] = key, val
-    while i > 0:
-        parent = (i - 1) // 2
-        if keys[parent] <= keys[i]:
-            break
-        keys[parent], keys[i] = keys[i], keys[parent]
-        vals[parent], vals[i] = vals[i], vals[parent]
-        i = parent
-    return n + 1
-
-
-@njit(cache=True)
-def _heap_pop(keys, vals, n):
-    """Remove the root (the caller read it); returns the new size."""
-    n -= 1
-    keys[0], vals[0] = keys[n], vals[n]
-    i = 0
-    while True:
-        left, small = 2 * i + 1, i
-        if left < n and keys[left] < keys[small]:
-            small = left
-        if left + 1 < n and keys[left + 1] < keys[small]:
-            small = left + 1
-        if small == i:
-            return n
-        keys[small], keys[i] = keys[i], keys[small]
-        vals[small], vals[i] = vals[i], vals[small]
-        i = small
-
-
-@njit(cache=True)
 def list_schedule_kernel(runtime, width, m, order):  # pragma: no cover - jit
     """Graham's list scheduling (TPDS'11 §3.1) of jobs ``order`` on m processors; returns start times.
 
@@ -114,7 +84,7 @@ def list_schedule_kernel(runtime, width, m, order):  # pragma: no cover - jit
     n = order.size
     start = np.zeros(runtime.size, dtype=np.int64)
     tree, size = _tree_build(width[order])
-    end_key, end_width = np.empty(n, np.int64), np.empty(n, np.int64)
+    running = np.empty((n, 2), np.int64)  # heap of (end, width) rows (`fairsched._kernels.heap`)
     n_running = 0
     t, idle, left = 0, m, n
     while left > 0:
@@ -123,16 +93,16 @@ def list_schedule_kernel(runtime, width, m, order):  # pragma: no cover - jit
             j = order[pos]
             start[j] = t
             idle -= width[j]
-            n_running = _heap_push(end_key, end_width, n_running, t + runtime[j], width[j])
+            n_running = heap_push(running, 0, n_running, (t + runtime[j], width[j]))
             _tree_remove(tree, size, pos)
             left -= 1
             pos = _tree_first_leq(tree, size, pos + 1, idle)  # earlier positions did not fit with more idle
         if left == 0:
             break
-        t = end_key[0]
-        while n_running > 0 and end_key[0] == t:
-            idle += end_width[0]
-            n_running = _heap_pop(end_key, end_width, n_running)
+        t = running[0, 0]
+        while n_running > 0 and running[0, 0] == t:  # every job ending at t: their order does not matter
+            idle += running[0, 1]
+            n_running = heap_pop(running, 0, n_running)
     return start
 
 

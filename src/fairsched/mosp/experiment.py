@@ -103,6 +103,18 @@ class Result:
                                "orgs_improved": int(np.sum(report.org_coop < report.org_local))}
         return rows_frame(self.config, [row])
 
+    def per_org(self) -> pd.DataFrame:
+        """One row per organization: ``policy``, ``org``, ``jobs``, ``makespan_local`` (C_max^loc(O_k), alone on
+        its cluster), ``makespan`` (C_max(O_k), cooperating) and ``gain`` = local − cooperative (> 0: it
+        finishes earlier by cooperating; TPDS'11 §2's selfishness constraint asks gain >= 0)."""
+        report = self.report
+        orgs = np.arange(report.instance.n_orgs, dtype=np.int64)
+        jobs = np.bincount(np.asarray(report.instance.owner, dtype=np.int64), minlength=report.instance.n_orgs)
+        local = np.asarray(report.org_local, dtype=np.int64)
+        coop = np.asarray(report.org_coop, dtype=np.int64)
+        return pd.DataFrame({"policy": self.config.algorithm, "org": orgs, "jobs": jobs.astype(np.int64),
+                             "makespan_local": local, "makespan": coop, "gain": local - coop})
+
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:
     """Run ``fairsched mosp`` with `config` and `seed` (`run_mosp`)."""

@@ -16,8 +16,9 @@ Every function takes arrays and scalars only. State layout:
 Records are sorted by release; ``org_records[org_ptr[u]:org_ptr[u+1]]`` lists organization u's records in
 release order (its FIFO queue). Sequential job ``s`` of record ``r`` is ``rec_first_seq[r] + copy``.
 Free machines form a stack (``free_stack[:N_FREE]``, top = most recently freed) with ``stack_pos`` giving each
-free machine's position, so a chosen machine leaves the stack in O(1). Running jobs sit in a binary heap keyed
-by (end, sequential id): ties never depend on insertion order.
+free machine's position, so a chosen machine leaves the stack in O(1). Running jobs sit in ``completions``
+(m, 2), the shared heap of `fairsched._kernels.heap` keyed by the rows (end, sequential id) (columns
+``END_COL``, ``SEQ_COL``; size ``clock[HEAP_SIZE]``): ties never depend on insertion order.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from fairsched._kernels.heap import heap_pop, heap_push
+
 WAITING, RUNNING, PSI, WORK, RUNNING_ON, PSI_ON, WORK_ON, HEAD, HEAD_STARTED, HEAD_RELEASE = range(10)
 N_ORG_FIELDS = 10
 NOW, NEXT_RELEASE, N_FREE, TOTAL_WAITING, HEAP_SIZE = range(5)
 N_CLOCK = 5
+END_COL, SEQ_COL = range(2)  # columns of the completion heap's key rows
 
 # Return codes of `start_jobs` (the engine turns them into PolicyError messages).
 OK, BAD_COUNT, BAD_ORG, TOO_MANY_OF_ORG, BAD_MACHINE_COUNT, BAD_MACHINE_ID, MACHINE_NOT_FREE = range(7)
@@ -52,71 +56,24 @@ def advance(org_state, clock, t):
 
 
 @njit(cache=True)
-def _heap_less(heap_end, heap_seq, i, j):
-    return heap_end[i] < heap_end[j] or (heap_end[i] == heap_end[j] and heap_seq[i] < heap_seq[j])
-
-
-@njit(cache=True)
-def _heap_swap(heap_end, heap_seq, i, j):
-    heap_end[i], heap_end[j] = heap_end[j], heap_end[i]
-    heap_seq[i], heap_seq[j] = heap_seq[j], heap_seq[i]
-
-
-@njit(cache=True)
-def heap_push(heap_end, heap_seq, clock, end, seq):
-    i = clock[HEAP_SIZE]
-    heap_end[i] = end
-    heap_seq[i] = seq
-    clock[HEAP_SIZE] = i + 1
-    while i > 0:
-        parent = (i - 1) // 2
-        if not _heap_less(heap_end, heap_seq, i, parent):
-            break
-        _heap_swap(heap_end, heap_seq, i, parent)
-        i = parent
-
-
-@njit(cache=True)
-def heap_pop(heap_end, heap_seq, clock):
-    """Remove the (end, seq) minimum; return its sequential job id."""
-    top = heap_seq[0]
-    n = clock[HEAP_SIZE] - 1
-    clock[HEAP_SIZE] = n
-    heap_end[0] = heap_end[n]
-    heap_seq[0] = heap_seq[n]
-    i = 0
-    while True:
-        left = 2 * i + 1
-        if left >= n:
-            break
-        child = left
-        if left + 1 < n and _heap_less(heap_end, heap_seq, left + 1, left):
-            child = left + 1
-        if not _heap_less(heap_end, heap_seq, child, i):
-            break
-        _heap_swap(heap_end, heap_seq, i, child)
-        i = child
-    return top
-
-
-@njit(cache=True)
-def next_event_time(rec_release, clock, heap_end):
+def next_event_time(rec_release, clock, completions):
     """Time of the next release or completion; -1 when nothing is left to happen."""
     nxt = -1
     if clock[NEXT_RELEASE] < rec_release.size:
         nxt = rec_release[clock[NEXT_RELEASE]]
-    if clock[HEAP_SIZE] > 0 and (nxt < 0 or heap_end[0] < nxt):
-        nxt = heap_end[0]
+    if clock[HEAP_SIZE] > 0 and (nxt < 0 or completions[0, END_COL] < nxt):
+        nxt = completions[0, END_COL]
     return nxt
 
 
 @njit(cache=True)
 def process_events(rec_release, rec_org, rec_copies, seq_record, seq_machine, machine_owner, org_state, clock,
-                   free_stack, stack_pos, heap_end, heap_seq):
+                   free_stack, stack_pos, completions):
     """Apply every completion at or before ``now`` (freeing machines), then every release at or before ``now``."""
     now = clock[NOW]
-    while clock[HEAP_SIZE] > 0 and heap_end[0] <= now:
-        seq = heap_pop(heap_end, heap_seq, clock)
+    while clock[HEAP_SIZE] > 0 and completions[0, END_COL] <= now:
+        seq = completions[0, SEQ_COL]
+        clock[HEAP_SIZE] = heap_pop(completions, 0, clock[HEAP_SIZE])
         machine = seq_machine[seq]
         org_state[RUNNING, rec_org[seq_record[seq]]] -= 1
         org_state[RUNNING_ON, machine_owner[machine]] -= 1
@@ -137,16 +94,16 @@ def process_events(rec_release, rec_org, rec_copies, seq_record, seq_machine, ma
 
 @njit(cache=True)
 def run_until_decision(rec_release, rec_org, rec_copies, seq_record, seq_machine, machine_owner, org_state, clock,
-                       free_stack, stack_pos, heap_end, heap_seq, horizon):
+                       free_stack, stack_pos, completions, horizon):
     """Jump from event to event until a machine is free while a job waits (return True) or nothing is left to
     happen at or before `horizon` (return False; horizon < 0 means none)."""
     while True:
-        t = next_event_time(rec_release, clock, heap_end)
+        t = next_event_time(rec_release, clock, completions)
         if t < 0 or (horizon >= 0 and t > horizon):
             return False
         advance(org_state, clock, t)
         process_events(rec_release, rec_org, rec_copies, seq_record, seq_machine, machine_owner, org_state, clock,
-                       free_stack, stack_pos, heap_end, heap_seq)
+                       free_stack, stack_pos, completions)
         if clock[N_FREE] > 0 and clock[TOTAL_WAITING] > 0:
             return True
 
@@ -196,7 +153,7 @@ def _take_machine(free_stack, stack_pos, clock, machine):
 # unpacks them once per call.
 StartJobs = namedtuple("StartJobs", "rec_release rec_processing rec_copies rec_first_seq org_records org_ptr "
                                     "machine_owner")
-StartState = namedtuple("StartState", "org_state clock free_stack stack_pos seq_start seq_machine heap_end heap_seq")
+StartState = namedtuple("StartState", "org_state clock free_stack stack_pos seq_start seq_machine completions")
 
 
 @njit(cache=True)
@@ -207,7 +164,7 @@ def start_jobs(orgs, machines, use_machines, jobs, state):
     The caller has validated the assignment with `check_assignment`.
     """
     rec_release, rec_processing, rec_copies, rec_first_seq, org_records, org_ptr, machine_owner = jobs
-    org_state, clock, free_stack, stack_pos, seq_start, seq_machine, heap_end, heap_seq = state
+    org_state, clock, free_stack, stack_pos, seq_start, seq_machine, completions = state
     now = clock[NOW]
     for i in range(orgs.size):
         u = orgs[i]
@@ -217,7 +174,7 @@ def start_jobs(orgs, machines, use_machines, jobs, state):
         seq = rec_first_seq[rec] + org_state[HEAD_STARTED, u]
         seq_start[seq] = now
         seq_machine[seq] = machine
-        heap_push(heap_end, heap_seq, clock, now + rec_processing[rec], seq)
+        clock[HEAP_SIZE] = heap_push(completions, 0, clock[HEAP_SIZE], (now + rec_processing[rec], seq))
         org_state[RUNNING, u] += 1
         org_state[RUNNING_ON, machine_owner[machine]] += 1
         org_state[WAITING, u] -= 1

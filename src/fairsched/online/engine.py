@@ -113,8 +113,7 @@ class OnlineSimulator:
         self._free_stack = np.arange(m - 1, -1, -1, dtype=np.int64)  # machine 0 on top at t = 0
         self._stack_pos = np.empty(m, dtype=np.int64)
         self._stack_pos[self._free_stack] = np.arange(m, dtype=np.int64)
-        self._heap_end = np.zeros(m, dtype=np.int64)  # at most m jobs run at once
-        self._heap_seq = np.zeros(m, dtype=np.int64)
+        self._completions = np.zeros((m, 2), dtype=np.int64)  # heap of (end, seq) rows: at most m jobs run at once
         self._seq_start = np.full(self._n_seq, -1, dtype=np.int64)
         self._seq_machine = np.full(self._n_seq, -1, dtype=np.int64)
         self._mark = np.zeros(m, dtype=np.int64)  # scratch for duplicate-machine checks
@@ -127,8 +126,7 @@ class OnlineSimulator:
             machine_owner=self._machine_owner))
         self._start_state = tuple(_k.StartState(
             org_state=self._org_state, clock=self._clock, free_stack=self._free_stack, stack_pos=self._stack_pos,
-            seq_start=self._seq_start, seq_machine=self._seq_machine, heap_end=self._heap_end,
-            heap_seq=self._heap_seq))
+            seq_start=self._seq_start, seq_machine=self._seq_machine, completions=self._completions))
 
         self.info = ScenarioInfo(
             n_orgs=k, n_machines=m, machine_owner=_read_only(self._machine_owner),
@@ -160,7 +158,7 @@ class OnlineSimulator:
     # -- time ------------------------------------------------------------------------------------------
     def next_event_time(self) -> int | None:
         """Time of the next release or completion, or None when nothing is left to happen."""
-        t = int(_k.next_event_time(self._rec_release, self._clock, self._heap_end))
+        t = int(_k.next_event_time(self._rec_release, self._clock, self._completions))
         return None if t < 0 else t
 
     def advance_to(self, t: int) -> None:
@@ -173,15 +171,14 @@ class OnlineSimulator:
         """Apply every completion at or before `now`, then every release at or before `now`."""
         _k.process_events(self._rec_release, self._rec_org, self._rec_copies, self._seq_record, self._seq_machine,
                           self._machine_owner, self._org_state, self._clock, self._free_stack, self._stack_pos,
-                          self._heap_end, self._heap_seq)
+                          self._completions)
 
     def run_until_decision(self, horizon: int | None = None) -> bool:
         """Jump through events until a machine is free while a job waits (True) or none is left up to
         `horizon` (False)."""
         return bool(_k.run_until_decision(
             self._rec_release, self._rec_org, self._rec_copies, self._seq_record, self._seq_machine,
-            self._machine_owner, self._org_state, self._clock, self._free_stack, self._stack_pos, self._heap_end,
-            self._heap_seq,
+            self._machine_owner, self._org_state, self._clock, self._free_stack, self._stack_pos, self._completions,
             -1 if horizon is None else int(horizon)))
 
     # -- decisions -------------------------------------------------------------------------------------
@@ -205,7 +202,9 @@ class OnlineSimulator:
         return self._rec_org[self._seq_record[alive]], self._seq_machine[alive], self._seq_start[alive]
 
     def apply(self, assignment: Assignment, policy_name: str = "policy") -> None:
-        """Check a decision (greedy, FIFO-feasible, free distinct machines), then start its jobs."""
+        """Check a decision (an `Assignment`: greedy, FIFO-feasible, free distinct machines), then start its jobs."""
+        if not isinstance(assignment, Assignment):
+            raise PolicyError(_not_an_assignment(assignment, policy_name, self.now))
         orgs = np.ascontiguousarray(assignment.orgs, dtype=np.int64)
         use_machines = assignment.machines is not None
         machines = np.ascontiguousarray(assignment.machines if use_machines else _NO_MACHINES, dtype=np.int64)
@@ -296,6 +295,15 @@ def simulate(scenario: Scenario, policy: OnlinePolicy, *, seed: int = 0,
             "seed": seed, "fairsched_version": fairsched.__version__, "source": scenario.source}
     meta["params"] = {key: value for key, value in meta["params"].items() if not key.endswith("_")}
     return OnlineResult(schedule=sim.schedule(), per_org=sim.per_org(), t_end=t_end, meta=meta)
+
+
+def _not_an_assignment(decision: object, policy_name: str, now: int) -> str:
+    """The `PolicyError` message for a ``decide`` that returned something else than one `Assignment`."""
+    got = type(decision).__name__
+    if isinstance(decision, list | tuple) and decision and all(isinstance(d, Assignment) for d in decision):
+        got = f"a {got} of {len(decision)} Assignments"
+    return (f"{policy_name} at t={now}: decide must return one Assignment (orgs: one organization per job to start "
+            f"now, machines: None or one free machine each), got {got}; see fairsched.online.view.Assignment")
 
 
 def _check_records(release: np.ndarray, processing: np.ndarray, org: np.ndarray, copies: np.ndarray,

@@ -170,8 +170,42 @@ class Result:
     def rows(self) -> pd.DataFrame:
         """One row per policy (report order): the config's columns, ``policy``, then ``summary.csv``'s metrics
         (``is_reference``, ``delta_psi``, ``p_tot``, ``delta_psi_over_ptot``, ``max_abs_org_deviation``,
-        ``mean_wait``, ``utilization``, ``jobs_started``, ``t_end``); no timings."""
-        return rows_frame(self.config, summary_frame(self.compare).to_dict("records"))
+        ``mean_wait``, ``utilization``, ``jobs_started``, ``t_end``), then the workload's provenance
+        (`provenance`: ``n_jobs``, ``n_machines``, ``offered_load``); no timings."""
+        extra = provenance(self.compare.scenario)
+        return rows_frame(self.config, [{**row, **extra} for row in summary_frame(self.compare).to_dict("records")])
+
+    def per_org(self) -> pd.DataFrame:
+        """One row per (policy, organization): ``per_org.csv``'s columns (`per_org_frame`) and
+        ``psi_minus_reference`` = ψ_u − φ_u, the organization's utility minus the reference's at t_end
+        (``deviation_over_ptot`` is it divided by p_tot)."""
+        frame = per_org_frame(self.compare)
+        position = frame.columns.get_loc("psi_reference") + 1
+        frame.insert(position, "psi_minus_reference", frame["psi"] - frame["psi_reference"])
+        return frame
+
+
+def provenance(scenario: Scenario) -> dict[str, Any]:
+    """What the simulated window holds, as columns a reader can filter on: ``n_jobs`` (jobs released in it),
+    ``n_machines`` (m) and ``offered_load`` = Σ p_j·q_j / (m · S), S the horizon (the window length), else the
+    span from the first release to the last completion if every job ran at once (NaN for an empty span).
+
+    >>> from fairsched.scenario import scenario_from_arrays
+    >>> provenance(scenario_from_arrays([0, 5], [10, 10], [0, 1], [1, 1]))
+    {'n_jobs': 2, 'n_machines': 2, 'offered_load': 0.6666666666666666}
+    """
+    summary = describe(scenario)
+    jobs = scenario.jobs
+    if scenario.horizon is not None:
+        span = float(scenario.horizon)
+    elif len(jobs):
+        release = jobs["release"].to_numpy(np.float64)
+        span = float((release + jobs["processing_time"].to_numpy(np.float64)).max() - release.min())
+    else:
+        span = 0.0
+    machines = int(summary["n_machines"])
+    load = summary["work"] / (machines * span) if span > 0 and machines > 0 else float("nan")
+    return {"n_jobs": int(summary["n_jobs"]), "n_machines": machines, "offered_load": float(load)}
 
 
 def run(config: Config, seed: int, *, progress: ProgressCallback | None = None) -> Result:

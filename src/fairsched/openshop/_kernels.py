@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fairsched._kernels.heap import heap_pop, heap_push
+
 # -- evaluation (engine.py) --------------------------------------------------------------------------------
 
 
@@ -125,40 +127,7 @@ def minmax_keys(indptr, task_machine, task_time, alive, tau):
 
 # -- list scheduling per machine (FIFO, SPTF, LUF; §VII) ---------------------------------------------------
 
-
-@njit(cache=True)
-def _heap_less(a, b, key, ties):
-    return key[a] < key[b] or (key[a] == key[b] and ties[a] < ties[b])
-
-
-@njit(cache=True)
-def _heap_push(heap, lo, n, item, key, ties):
-    x = n
-    heap[lo + x] = item
-    while x > 0:
-        parent = (x - 1) // 2
-        if not _heap_less(heap[lo + x], heap[lo + parent], key, ties):
-            break
-        heap[lo + x], heap[lo + parent] = heap[lo + parent], heap[lo + x]
-        x = parent
-
-
-@njit(cache=True)
-def _heap_pop(heap, lo, n, key, ties):
-    """Remove the root of the heap heap[lo:lo+n]; the caller decrements n."""
-    heap[lo] = heap[lo + n - 1]
-    n -= 1
-    x = 0
-    while True:
-        c = 2 * x + 1
-        if c >= n:
-            break
-        if c + 1 < n and _heap_less(heap[lo + c + 1], heap[lo + c], key, ties):
-            c += 1
-        if not _heap_less(heap[lo + c], heap[lo + x], key, ties):
-            break
-        heap[lo + x], heap[lo + c] = heap[lo + c], heap[lo + x]
-        x = c
+KEY_COL, JOB_COL, TASK_COL = range(3)  # columns of the class heaps' key rows
 
 
 @njit(cache=True)
@@ -172,7 +141,9 @@ def list_schedule_kernel(m_ptr, m_task, task_job, task_time, arrival, key, klass
     Returns task_start. O(tasks · (log tasks + classes on the machine)).
     """
     start = np.empty(task_time.size, np.int64)
-    heap = np.empty(max(task_time.size, 1), np.int64)
+    # One heap per class in rows lo[c]..: (key, job, task) rows of `fairsched._kernels.heap`, float64 (a job id
+    # and a task id are exact below 2**53). A job has one task per machine, so (key, job) already orders them.
+    heap = np.empty((max(task_time.size, 1), 3))
     lo = np.zeros(n_classes + 1, np.int64)
     size = np.zeros(n_classes, np.int64)
     for i in range(m_ptr.size - 1):
@@ -192,13 +163,11 @@ def list_schedule_kernel(m_ptr, m_task, task_job, task_time, arrival, key, klass
             while nxt < b and arrival[task_job[m_task[nxt]]] <= now:
                 t = m_task[nxt]
                 c = klass[t]
-                _heap_push(heap, lo[c], size[c], t, key, task_job)
-                size[c] += 1
+                size[c] = heap_push(heap, lo[c], size[c], (key[t], float(task_job[t]), float(t)))
                 nxt += 1
-            c = _best_class(heap, lo, size, key, task_job, weight, offset, now)
-            t = heap[lo[c]]
-            _heap_pop(heap, lo[c], size[c], key, task_job)
-            size[c] -= 1
+            c = _best_class(heap, lo, size, weight, offset, now)
+            t = np.int64(heap[lo[c], TASK_COL])
+            size[c] = heap_pop(heap, lo[c], size[c])
             start[t] = now
             now += task_time[t]
     return start
@@ -210,15 +179,15 @@ def all_empty(size):
 
 
 @njit(cache=True)
-def _best_class(heap, lo, size, key, task_job, weight, offset, now):
+def _best_class(heap, lo, size, weight, offset, now):
+    """The class whose head has the largest weight[c] · (offset[c] − now − key); ties: the smaller job."""
     best = -1
     best_u = 0.0
     for c in range(size.size):
         if size[c] == 0:
             continue
-        t = heap[lo[c]]
-        u = weight[c] * (offset[c] - now - key[t])
-        if best < 0 or u > best_u or (u == best_u and task_job[t] < task_job[heap[lo[best]]]):
+        u = weight[c] * (offset[c] - now - heap[lo[c], KEY_COL])
+        if best < 0 or u > best_u or (u == best_u and heap[lo[c], JOB_COL] < heap[lo[best], JOB_COL]):
             best, best_u = c, u
     return best
 

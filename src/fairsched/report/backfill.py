@@ -251,6 +251,17 @@ def backfill_renderable(report: BackfillReport) -> Group:
     return Group(*parts)
 
 
+def estimate_notes(report: BackfillReport) -> list[str]:
+    """One line when jobs had no requested time and plan with their exact run time instead (SDSC-Par: all of them),
+    for the terminal and report.html; the counts by rule are in ``meta["estimates"]`` and report.json."""
+    jobs = report.result.jobs
+    filled = jobs.n_estimates_filled
+    if not filled:
+        return []
+    return [f"{filled:,} of {jobs.n_jobs:,} jobs have no requested time (-1 or 0 in the trace): their run time is "
+            "used as the estimate, so the queue order and backfilling see exact run times for them"]
+
+
 def trace_unfairness_json(result: TraceUnfairness) -> dict[str, Any]:
     """JSON of ``fairsched unfairness re``: source, processors, jobs measured, dropped, unfairness, elapsed_s.
 

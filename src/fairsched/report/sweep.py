@@ -1,20 +1,22 @@
-"""Rendering sweeps: the progress bar of ``fairsched sweep``, its summary and dry-run listing, and the table,
-JSON document and plot of ``fairsched results``."""
+"""Rendering sweeps: the progress bar of ``fairsched sweep``, its summary and dry-run listing, and the tables,
+JSON documents of ``fairsched results`` (``--baseline``: the paired comparisons). Figures and paper tables:
+`fairsched.report.sweep_figures`; report.html: `fairsched.report.sweep_page`."""
 
 from __future__ import annotations
 
 import contextlib
 import math
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from fairsched.report.sweep_figures import write_results_plot  # noqa: F401  (re-exported: its old home)
+from fairsched.sweep.paired import PairedResults
 from fairsched.sweep.results import SweepResults
-from fairsched.sweep.run import SweepProgress, SweepSummary
+from fairsched.sweep.run import SweepProgress, SweepSummary, n_cells
 from fairsched.sweep.spec import Cell
 
 
@@ -51,7 +53,7 @@ def summary_json(summary: SweepSummary) -> dict[str, Any]:
 def summary_lines(summary: SweepSummary) -> list[str]:
     """The plain lines ``fairsched sweep`` prints at the end."""
     lines = [f"{cell}: failed: {error}" for cell, error in summary.errors.items()]
-    lines.append(f"{summary.n_cells_total} cells: {summary.computed} computed, {summary.reused} reused, "
+    lines.append(f"{n_cells(summary.n_cells_total)}: {summary.computed} computed, {summary.reused} reused, "
                  f"{summary.failed} failed ({summary.elapsed_s:.1f} s); results in {summary.out} "
                  f"(fairsched results {summary.out})")
     return lines
@@ -61,7 +63,7 @@ def plan_table(plan: list[tuple[Cell, bool]]) -> Table:
     """``fairsched sweep --dry-run``: one line per cell, its options, seed, key and whether it is stored."""
     options = list(dict.fromkeys(key for cell, _ in plan for key in cell.point))
     done = sum(stored for _, stored in plan)
-    table = Table(title=f"{len(plan)} cells, {done} already in the store, {len(plan) - done} to compute",
+    table = Table(title=f"{n_cells(len(plan))}, {done} already in the store, {len(plan) - done} to compute",
                   title_justify="left")
     for name in ["#", *options, "seed", "key", "stored"]:
         table.add_column(name, justify="right" if name in ("#", "seed") else "left")
@@ -87,7 +89,7 @@ def results_json(results: SweepResults) -> dict[str, Any]:
 
 def results_table(results: SweepResults) -> Table:
     """Mean ± 95 % CI (and std, n) per group and metric."""
-    title = f"{results.n_cells_done} of {results.n_cells_total} cells done"
+    title = f"{results.n_cells_done} of {n_cells(results.n_cells_total)} done"
     if results.failed:
         title += f", {len(results.failed)} failed"
     table = Table(title=title, title_justify="left")
@@ -99,36 +101,45 @@ def results_table(results: SweepResults) -> Table:
     return table
 
 
-def write_results_plot(results: SweepResults, metric: str, path: str | Path) -> Path:
-    """Bar chart of `metric`'s mean with 95 % CI error bars: one group of bars per setting, one bar per policy."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+def paired_json(paired: PairedResults) -> dict[str, Any]:
+    """``fairsched results --baseline C=V --json``: ``rows`` (one per group, compared value and metric), ``pairs``
+    (one per pair and metric), the baseline, the groups, what pairs match on and what was averaged over."""
+    def records(frame: Any) -> list[dict[str, Any]]:
+        return frame.astype(object).where(frame.notna(), None).to_dict("records")
 
-    from fairsched.report.export import write_png
+    return {"baseline": {"column": paired.column, "value": paired.baseline}, "group_by": list(paired.group_by),
+            "paired_on": list(paired.paired_on), "averaged_over": list(paired.averaged_over),
+            "metrics": list(paired.metrics), "n_cells_done": paired.n_cells_done,
+            "n_cells_total": paired.n_cells_total, "rows": records(paired.rows), "pairs": records(paired.pairs)}
 
-    rows = results.rows[results.rows["metric"] == metric]
-    series_by = "policy" if "policy" in results.group_by else None
-    settings = [c for c in results.group_by if c != series_by]
-    label = rows[settings].astype(str).agg(", ".join, axis=1) if settings else rows["metric"]
-    labels = list(dict.fromkeys(label))
-    series = list(dict.fromkeys(rows[series_by])) if series_by else [metric]
-    fig = Figure(figsize=(max(6.0, 0.6 * len(labels) * max(1, len(series)) + 2), 4.5), layout="constrained")
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    width = 0.8 / len(series)
-    for i, name in enumerate(series):
-        mine = rows[rows[series_by] == name] if series_by else rows
-        mine_label = label[mine.index]
-        x = [labels.index(v) + (i - (len(series) - 1) / 2) * width for v in mine_label]
-        ax.bar(x, mine["mean"], width, yerr=mine["ci95"].fillna(0.0), capsize=3, label=str(name))
-    ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 4 else 0, ha="right" if
-                  len(labels) > 4 else "center")
-    ax.set_ylabel(f"{metric} (mean, 95% CI over seeds)")
-    ax.set_xlabel(", ".join(settings))
-    if series_by:
-        ax.legend(title=series_by, fontsize="small")
-    write_png(fig, path)
-    return Path(path)
+
+def paired_table(paired: PairedResults) -> Table:
+    """Per group, compared value and metric: n pairs, the two means, the mean difference and ratio with their
+    paired 95 % intervals (Student t, percentile bootstrap) and the Wilcoxon signed-rank p-value."""
+    averaged = "".join(f" and {name}" for name in paired.averaged_over)
+    table = Table(title=f"Paired against {paired.column} = {paired.baseline} ({paired.n_cells_done} of "
+                        f"{n_cells(paired.n_cells_total)} done): value − baseline and value / baseline per pair",
+                  caption=f"pairs match on {', '.join(paired.paired_on)}; each group averages over the seeds"
+                          f"{averaged} (no pair crosses two conditions); 95 % intervals of the mean: Student t, "
+                          "percentile bootstrap",
+                  title_justify="left", caption_justify="left")
+    keys = [*paired.group_by, paired.column]
+    for name in [*keys, "metric", "n", "baseline", "mean", "Δ", "Δ 95% t", "Δ 95% bootstrap", "ratio",
+                 "ratio 95% t", "ratio 95% bootstrap", "Wilcoxon p"]:
+        table.add_column(name, justify="left" if name in (*keys, "metric") else "right")
+    for row in paired.rows.to_dict("records"):
+        table.add_row(*(str(row[c]) for c in keys), row["metric"], str(row["n"]), _fmt(row["baseline_mean"]),
+                      _fmt(row["mean"]), _fmt(row["diff"]), _interval(row["diff_t_low"], row["diff_t_high"]),
+                      _interval(row["diff_boot_low"], row["diff_boot_high"]), _fmt(row["ratio"]),
+                      _interval(row["ratio_t_low"], row["ratio_t_high"]),
+                      _interval(row["ratio_boot_low"], row["ratio_boot_high"]), _fmt(row["wilcoxon_p"]))
+    return table
+
+
+def _interval(low: Any, high: Any) -> str:
+    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (low, high)):
+        return "—"
+    return f"[{_fmt(float(low))}, {_fmt(float(high))}]"
 
 
 def _fmt(value: Any) -> str:

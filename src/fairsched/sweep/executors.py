@@ -16,6 +16,7 @@ worker outlives the sweep.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -63,11 +64,12 @@ def local_map(function: Callable[[Any], T], tasks: Sequence[Any], workers: int) 
             yield index, function(task)
         return
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=get_context("spawn"),
-                               initializer=_init_worker, initargs=(os.getpid(),))
+                               initializer=_init_worker, initargs=(os.getpid(),))  # no process started yet
     pending: dict[Future[T], int] = {}
     finished = False
     try:
-        pending = {pool.submit(function, task): index for index, task in enumerate(tasks)}
+        with _sigint_blocked():  # workers start at the first submits; a Ctrl-C meanwhile is raised at the end
+            pending = {pool.submit(function, task): index for index, task in enumerate(tasks)}
         while pending:
             done, _ = wait(pending, timeout=_POLL_S, return_when=FIRST_COMPLETED)
             for future in done:
@@ -75,14 +77,17 @@ def local_map(function: Callable[[Any], T], tasks: Sequence[Any], workers: int) 
         finished = True
     finally:
         if not finished:
-            _stop_pool(pool, set(pending))
+            _stop_pool(pool)
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[Any]]) -> None:
-    """Abandon the running tasks: cancel the queued ones and terminate the workers (their work is lost)."""
-    for future in pending:
-        future.cancel()
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Abandon every task: terminate the workers (their work is lost); the pool then fails the pending futures.
+
+    No future is cancelled here: on Python 3.11 the pool's manager thread, seeing its workers gone, sets an
+    exception on every pending future, and one cancelled beforehand makes it raise ``InvalidStateError: CANCELLED``
+    (a traceback on stderr after every Ctrl-C, issue 21; Python 3.12 ignores such futures).
+    """
     # ProcessPoolExecutor has no public way to stop running calls; its worker table is the only handle.
     processes = list(getattr(pool, "_processes", {}).values())
     for process in processes:
@@ -94,6 +99,24 @@ def _stop_pool(pool: ProcessPoolExecutor, pending: set[Future[Any]]) -> None:
             process.join()
 
 
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """Hold back SIGINT in this thread while worker processes start; a Ctrl-C meanwhile is delivered on exit.
+
+    A spawned worker inherits the blocked signal, so a Ctrl-C sent to the whole process group (as a terminal sends
+    it) while it imports cannot kill it with a KeyboardInterrupt traceback; `_init_worker` then ignores SIGINT,
+    which discards a pending one, and unblocks it.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _init_worker(parent: int) -> None:
     """Ignore SIGINT (the main process stops the workers), and exit as soon as the main process is gone.
 
@@ -101,6 +124,7 @@ def _init_worker(parent: int) -> None:
     then wait forever for the next one.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by `_sigint_blocked` in the parent
     threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True, name="fairsched-parent-watch").start()
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
          2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 AGGREGATES: tuple[str, ...] = ("n", "mean", "std", "ci95")
+REPLICATES: tuple[str, ...] = ("window",)  # like the seed: what a group's values are drawn over, never a metric
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,10 @@ class SweepResults:
     group_by, metrics : the columns grouped by and the metrics aggregated.
     n_cells_done, n_cells_total : finished cells of the spec last run into the store, and all its cells.
     failed : one entry per failed cell: ``cell``, ``seed``, ``point``, ``error``.
+    model : the store's model (``online``, ..., or a module path).
+    references : the ``policy`` values of reference rows (``is_reference``: the online model's reference, which
+        figures leave out unless asked).
+    numeric : the group columns whose values are all numbers (a figure's candidate x axes), in group order.
     """
 
     rows: pd.DataFrame
@@ -41,10 +46,26 @@ class SweepResults:
     n_cells_done: int
     n_cells_total: int
     failed: list[dict[str, Any]] = field(default_factory=list)
+    model: str = ""
+    references: tuple[str, ...] = ()
+    numeric: tuple[str, ...] = ()
 
 
 def load_rows(out: str | Path) -> tuple[pd.DataFrame, Manifest]:
-    """Every row of every finished cell of the store's spec, in the spec's cell order (read with DuckDB)."""
+    """Every row of every finished cell of the store's spec, in the spec's cell order (read with DuckDB).
+
+    Returns
+    -------
+    rows : pandas.DataFrame
+        One row per row of each finished cell's part: ``cell``, ``seed``, ``status``, ``error``, then the model's
+        ``Result.rows()`` columns; with only the bookkeeping columns when no cell is finished.
+    manifest : Manifest
+        The store's ``manifest.json`` (model, config columns, every cell of the spec in order).
+
+    Raises
+    ------
+    ConfigError : `out` is not a sweep directory (the message names the stores below it, if any).
+    """
     import duckdb
     import pandas as pd
 
@@ -86,8 +107,13 @@ def read_results(out: str | Path, *, group_by: tuple[str, ...] | None = None,
     group_by = _group_by(frame, manifest, group_by)
     metrics = _metrics(frame, manifest, group_by, metrics)
     rows = aggregate(frame, group_by, metrics)
+    references: tuple[str, ...] = ()
+    if {"is_reference", "policy"} <= set(frame.columns):
+        references = tuple(dict.fromkeys(frame.loc[frame["is_reference"].astype(bool), "policy"].astype(str)))
+    numeric = tuple(c for c in group_by if len(frame) and frame[c].dtype.kind in "iuf")
     return SweepResults(rows=rows, group_by=group_by, metrics=metrics, n_cells_done=int(n_done),
-                        n_cells_total=len(manifest.cells), failed=failed)
+                        n_cells_total=len(manifest.cells), failed=failed, model=manifest.model,
+                        references=references, numeric=numeric)
 
 
 def aggregate(frame: pd.DataFrame, group_by: tuple[str, ...], metrics: tuple[str, ...]) -> pd.DataFrame:
@@ -144,7 +170,7 @@ def _metrics(frame: pd.DataFrame, manifest: Manifest, group_by: tuple[str, ...],
     if metrics is not None:
         _check_columns(frame, metrics, "--metric")
         return tuple(metrics)
-    skip = {*BOOKKEEPING, *manifest.config_columns, *group_by}
+    skip = {*BOOKKEEPING, *REPLICATES, *manifest.config_columns, *group_by}
     return tuple(c for c in frame.columns if c not in skip and frame[c].dtype.kind in "iuf")
 
 

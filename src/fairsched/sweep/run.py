@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fairsched.errors import ConfigError, FairschedError
-from fairsched.sweep.cell import CellTask
+from fairsched.sweep.cell import CellTask, ScheduleExport
 from fairsched.sweep.executors import EXECUTORS, outcomes
 from fairsched.sweep.spec import Cell, Spec, expand, load_spec
 from fairsched.sweep.store import Store
@@ -45,12 +45,21 @@ class SweepSummary:
     elapsed_s: float = 0.0
 
 
+def n_cells(n: int) -> str:
+    """``1 cell``, ``2 cells``: a count of cells as every sweep message words it.
+
+    >>> n_cells(1), n_cells(0), n_cells(1200)
+    ('1 cell', '0 cells', '1,200 cells')
+    """
+    return f"{n:,} cell" if n == 1 else f"{n:,} cells"
+
+
 class SweepInterrupted(KeyboardInterrupt):
     """Ctrl-C or SIGTERM stopped the sweep; the finished cells are kept. The message says how to resume."""
 
     def __init__(self, done: int, total: int, resume: str) -> None:
         self.done, self.total = done, total
-        super().__init__(f"interrupted: {done} of {total} cells done and kept; {resume}")
+        super().__init__(f"interrupted: {done} of {n_cells(total)} done and kept; {resume}")
 
 
 class SweepFailed(FairschedError):
@@ -66,7 +75,8 @@ def plan_sweep(spec: Spec | str | Path, out: str | Path) -> list[tuple[Cell, boo
 
 def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "local", workers: int | None = None,
               scheduler: str | None = None, fail_fast: bool = False, overrides: Mapping[str, Any] | None = None,
-              resume: str | None = None, progress: SweepProgress | None = None) -> SweepSummary:
+              resume: str | None = None, progress: SweepProgress | None = None,
+              keep_schedules: ScheduleExport | None = None) -> SweepSummary:
     """Run every cell of `spec` missing from the store at `out` (docs/sweeps.md).
 
     Parameters
@@ -79,6 +89,9 @@ def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "loca
     overrides : ``[base]`` options replaced when loading a spec file.
     resume : how to resume, for the interruption message (default: run the ``fairsched sweep`` command again).
     progress : see `SweepProgress`.
+    keep_schedules : ``export(result) -> {policy: jobs.csv rows}`` (``fairsched.report.sweep.batsim_schedules``
+        for the four models): keep every cell's schedules in ``schedules/<key>/``. A finished cell whose
+        schedules are not kept runs again (its part comes out the same, byte for byte).
 
     Raises
     ------
@@ -95,18 +108,21 @@ def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "loca
     store = Store(out)
     store.prepare(spec, cells, [f.name for f in dataclasses.fields(cells[0].config)] if cells else [])
     done_before = store.done_keys()
+    if keep_schedules is not None:
+        done_before &= store.schedules_kept()
     todo = [cell for cell in cells if cell.key not in done_before]
     reused = len(cells) - len(todo)
     computed, errors = 0, {}
     if progress is not None:
         progress(reused, len(cells), 0)
-    tasks = [CellTask(module=spec.module, key=c.key, config=c.config, seed=c.seed) for c in todo]
+    tasks = [CellTask(module=spec.module, key=c.key, config=c.config, seed=c.seed, schedules=keep_schedules,
+                      columns=() if c.window is None else (("window", c.window),)) for c in todo]
     resume = resume or f"run `fairsched sweep {spec.path} --out {out}` to resume"
     with _sigterm_as_interrupt(), contextlib.closing(outcomes(tasks, executor=executor, workers=workers,
                                                               scheduler=scheduler)) as stream:
         try:
             for outcome in stream:
-                store.write_part(outcome.key, outcome.data, failed=outcome.error is not None)
+                store.write_part(outcome.key, outcome.data, failed=outcome.error is not None, files=outcome.files)
                 if outcome.error is None:
                     computed += 1
                 else:
@@ -115,7 +131,7 @@ def run_sweep(spec: Spec | str | Path, out: str | Path, *, executor: str = "loca
                     progress(reused + computed + len(errors), len(cells), len(errors))
                 if fail_fast and outcome.error is not None:
                     raise SweepFailed(f"cell {outcome.key} failed: {outcome.error} ({reused + computed} of "
-                                      f"{len(cells)} cells done; fix it, then {resume})")
+                                      f"{n_cells(len(cells))} done; fix it, then {resume})")
         except KeyboardInterrupt:
             raise SweepInterrupted(reused + computed, len(cells), resume) from None
     return SweepSummary(n_cells_total=len(cells), computed=computed, reused=reused, failed=len(errors),

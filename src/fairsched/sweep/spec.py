@@ -24,6 +24,7 @@ is reported as one line naming the spec file, the line and the key.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import itertools
 import json
@@ -38,9 +39,10 @@ from typing import Any
 from fairsched import __version__
 from fairsched.errors import ConfigError, FairschedError, InputError
 from fairsched.sweep.models import load_model, model_module_path
+from fairsched.sweep.windows import WindowDraws
 
 _TABLES = ("sweep", "base", "grid", "zip")
-_SWEEP_KEYS = ("model", "seeds")
+_SWEEP_KEYS = ("model", "seeds", "windows", "window-seed")
 _KEY_LENGTH = 20  # hex digits of a cell key: 80 bits, no collision in any realistic store
 
 
@@ -56,6 +58,8 @@ class Spec:
     seeds : the seeds every grid point runs with, in order.
     base, grid : ``[base]`` options and ``[grid]`` option -> list of values, in file order.
     zips : one mapping per ``[[zip]]`` block, option -> list of values of equal length.
+    windows : ``windows = N``: N window starts drawn per grid point (`fairsched.sweep.windows`), each a cell per
+        seed; None = no drawn windows. ``window_seed`` seeds the draw.
     """
 
     path: Path
@@ -66,6 +70,8 @@ class Spec:
     base: dict[str, Any]
     grid: dict[str, list[Any]]
     zips: tuple[dict[str, list[Any]], ...] = ()
+    windows: int | None = None
+    window_seed: int = 0
 
     def points(self) -> list[dict[str, Any]]:
         """The grid points, in order: the cartesian product of ``[grid]`` and of the ``[[zip]]`` blocks.
@@ -89,6 +95,7 @@ class Cell:
     point : the varying options of this cell, as the spec names them (for listings and tables).
     seed : the seed passed to the model's ``run``.
     config : the model's ``Config``.
+    window : with ``windows = N``, which of the N drawn windows (0..N-1; its start is ``config.window_start``).
     """
 
     key: str
@@ -96,6 +103,7 @@ class Cell:
     point: dict[str, Any]
     seed: int
     config: Any
+    window: int | None = None
 
 
 def load_spec(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -> Spec:
@@ -134,8 +142,9 @@ def load_spec(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -
     grid = {key: _values(key, value, where, "grid") for key, value in _table(doc, "grid", where).items()}
     zips = tuple(_zip_block(block, where) for block in _zip_tables(doc, where))
     _check_disjoint(base, grid, zips, where)
+    windows, window_seed = _windows(sweep, base, grid, zips, where)
     return Spec(path=path, text=text, model=sweep["model"], module=module, seeds=_seeds(sweep.get("seeds"), where),
-                base=base, grid=grid, zips=zips)
+                base=base, grid=grid, zips=zips, windows=windows, window_seed=window_seed)
 
 
 def expand(spec: Spec) -> list[Cell]:
@@ -149,19 +158,43 @@ def expand(spec: Spec) -> list[Cell]:
     model = load_model(spec.module)
     where = _Locator(spec.path, spec.text)
     hashes = _FileHashes()
+    draws = WindowDraws()
     cells: list[Cell] = []
     seen: dict[str, dict[str, Any]] = {}
     for point in spec.points():
         config = _config(model.Config, spec, point, where)
-        inputs = hashes.of(config.input_paths(), spec.path)
-        key = cell_key(spec.module, config, 0, inputs)  # one key per point, to find duplicate points
-        if key in seen:
-            raise InputError(f"grid points {seen[key]} and {point} give the same configuration; remove one",
-                             path=spec.path)
-        seen[key] = point
-        cells += [Cell(key=cell_key(spec.module, config, seed, inputs), index=len(cells) + i, point=point,
-                       seed=seed, config=config) for i, seed in enumerate(spec.seeds)]
+        windows: list[tuple[int | None, Any]] = [(None, config)]
+        if spec.windows is not None:
+            starts = _drawn_starts(config, spec, draws, where)
+            windows = [(index, _config(model.Config, spec, point, where, extra={"window-start": start}))
+                       for index, start in enumerate(starts)]
+        for window, window_config in windows:
+            inputs = hashes.of(window_config.input_paths(), spec.path)
+            key = cell_key(spec.module, window_config, 0, inputs)  # one key per point, to find duplicate points
+            if key in seen:
+                raise InputError(f"grid points {seen[key]} and {point} give the same configuration; remove one",
+                                 path=spec.path)
+            seen[key] = point
+            cells += [Cell(key=cell_key(spec.module, window_config, seed, inputs), index=len(cells) + i,
+                           point=point, seed=seed, config=window_config, window=window)
+                      for i, seed in enumerate(spec.seeds)]
     return cells
+
+
+def _drawn_starts(config: Any, spec: Spec, draws: WindowDraws, where: _Locator) -> tuple[int, ...]:
+    """The window starts of ``windows = N`` for this point's trace and window length (`fairsched.sweep.windows`)."""
+    names = {f.name for f in dataclasses.fields(config)}
+    if not {"window_start", "window_length", "trace"} <= names:
+        raise where.error("windows", f"windows = {spec.windows}: the {spec.model} model has no window-start, "
+                                     "window-length and trace options to draw windows with", table="sweep")
+    if config.window_length is None or config.trace is None:
+        missing = "window-length" if config.window_length is None else "trace"
+        raise where.error("windows", f"windows = {spec.windows} needs {missing} (set it in [base] or vary it in "
+                                     "[grid])", table="sweep")
+    try:
+        return draws.starts(config.trace, config.window_length, spec.windows or 0, spec.window_seed)
+    except FairschedError as exc:
+        raise where.error("windows", str(exc), table="sweep") from exc
 
 
 def cell_key(module: str, config: Any, seed: int, input_hashes: Mapping[str, str]) -> str:
@@ -206,21 +239,84 @@ def _normal(value: Any, input_hashes: Mapping[str, str]) -> Any:
     return str(value)
 
 
-def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Locator) -> Any:
-    """The model's Config for `point` over ``[base]``; relative paths resolved against the spec's directory."""
-    options = {**spec.base, **point}
+def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Locator, *,
+            extra: Mapping[str, Any] | None = None) -> Any:
+    """The model's Config for `point` (and `extra`, a drawn window's start) over ``[base]``; relative paths
+    resolved against the spec's directory.
+
+    Every problem is one `InputError` naming the spec's line and the option: an unknown option (with the closest
+    valid name), a value the model rejects, an input file that cannot be read, a required option left out.
+    """
+    options = {**spec.base, **point, **(extra or {})}
+    at = f" at grid point {point}" if point else ""
+    _check_option_names(config_class, options, spec, point, where)
     path_fields = _path_fields(config_class)
     for key, value in options.items():
-        if key.replace("-", "_") in path_fields and isinstance(value, str) and not Path(value).is_absolute():
+        if _field_name(key) in path_fields and isinstance(value, str) and not Path(value).is_absolute():
             options[key] = str(spec.path.parent / value)
     try:
-        return config_class.from_mapping(options)
+        config = config_class.from_mapping(options)
     except FairschedError as exc:
-        key = next((k for k in options if re.search(rf"\b{re.escape(k)}\b|{re.escape(k.replace('-', '_'))}",
-                                                     str(exc))), None)
-        table = "grid" if key in point and key in spec.grid else "zip" if key in point else "base"
-        at = f" at grid point {point}" if point else ""
-        raise where.error(key, f"{exc}{at}", table=table) from exc
+        key = _culprit(exc, options, point)
+        raise where.error(key, f"{exc}{at}", table=_table_of(key, spec, point)) from exc
+    for name in getattr(config_class, "REQUIRED", ()):
+        if getattr(config, name) is None:
+            flag = name.replace("_", "-")
+            raise InputError(f"the {spec.model} model needs {flag}; set it in [base] (or vary it in [grid])",
+                             path=spec.path, line=where.header_line("base") or where.line_of("model", "sweep"),
+                             field=flag)
+    for path in config.input_paths():
+        if not Path(path).is_file():
+            key = next((k for k in options if _field_name(k) in path_fields
+                        and Path(path).is_relative_to(str(options[k]))), None)
+            raise where.error(key, f"input file {path} cannot be read (no such file){at}",
+                              table=_table_of(key, spec, point))
+    return config
+
+
+def _field_name(key: str) -> str:
+    """The Config field an option names: ``--window-length``, ``window-length`` and ``window_length`` alike."""
+    return str(key).strip().lstrip("-").replace("-", "_")
+
+
+def _table_of(key: str | None, spec: Spec, point: Mapping[str, Any]) -> str:
+    return "grid" if key in spec.grid else "zip" if key in point else "base"
+
+
+def _check_option_names(config_class: Any, options: Mapping[str, Any], spec: Spec, point: Mapping[str, Any],
+                        where: _Locator) -> None:
+    """An option the model's Config does not have, named with its line and the closest valid option."""
+    if not dataclasses.is_dataclass(config_class):
+        return
+    names = [f.name.replace("_", "-") for f in dataclasses.fields(config_class)]
+    for key in options:
+        if _field_name(key).replace("_", "-") not in names:
+            close = difflib.get_close_matches(_field_name(key).replace("_", "-"), names, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise where.error(key, f"unknown option {key!r} of the {spec.model} model; {hint}valid: "
+                                   f"{', '.join(names)}", table=_table_of(key, spec, point))
+
+
+def _culprit(exc: FairschedError, options: Mapping[str, Any], point: Mapping[str, Any]) -> str | None:
+    """Which option a model's error is about: the one whose value the message quotes (an unknown policy name),
+    else the one named first in the message (``--orgs 0``, ``window length -1``), else None."""
+    if isinstance(exc, InputError) and exc.field in options:
+        return exc.field
+    text = str(exc)
+    quoted = set(re.findall(r"'([^']*)'", text))
+    by_value = [k for k in (*point, *options) if isinstance(options[k], str | list)
+                and quoted & {str(v).strip() for v in (options[k] if isinstance(options[k], list)
+                                                       else options[k].split(","))}]
+    if by_value:
+        return by_value[0]
+    first: dict[str, int] = {}
+    for key in options:
+        name = _field_name(key)
+        for form in {name, name.replace("_", "-"), name.replace("_", " ")}:
+            match = re.search(rf"(?<!\w){re.escape(form)}(?![\w-])", text)
+            if match:
+                first[key] = min(first.get(key, match.start()), match.start())
+    return min(first, key=first.__getitem__) if first else None
 
 
 def _path_fields(config_class: Any) -> set[str]:
@@ -278,6 +374,13 @@ class _Locator:
                 return number
         return None
 
+    def header_line(self, table: str) -> int | None:
+        """The line of the ``[table]`` header, if the spec has one."""
+        for number, line in enumerate(self.lines, start=1):
+            if re.match(rf"^\s*\[\[?\s*{re.escape(table)}\s*\]\]?", line):
+                return number
+        return None
+
     def error(self, key: str | None, message: str, *, table: str | None = None) -> InputError:
         return InputError(message, path=self.path, line=self.line_of(key, table), field=key)
 
@@ -322,6 +425,26 @@ def _check_disjoint(base: Mapping[str, Any], grid: Mapping[str, Any], zips: tupl
             if name in owner:
                 raise where.error(key, f"set both in [{owner[name]}] and in [{table}]; keep one", table=table)
             owner[name] = table
+
+
+def _windows(sweep: Mapping[str, Any], base: Mapping[str, Any], grid: Mapping[str, Any],
+             zips: tuple[dict[str, Any], ...], where: _Locator) -> tuple[int | None, int]:
+    """``windows = N`` and ``window-seed = S`` of ``[sweep]`` (`fairsched.sweep.windows`)."""
+    windows, seed = sweep.get("windows"), sweep.get("window-seed", 0)
+    if windows is not None and not (isinstance(windows, int) and not isinstance(windows, bool) and windows >= 1):
+        raise where.error("windows", f"windows = {windows!r}: expected a number of windows >= 1", table="sweep")
+    if not (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
+        raise where.error("window-seed", f"window-seed = {seed!r}: expected an integer >= 0", table="sweep")
+    if windows is None:
+        if "window-seed" in sweep:
+            raise where.error("window-seed", "window-seed needs windows = N in [sweep]", table="sweep")
+        return None, seed
+    for table, keys in [("base", base), ("grid", grid)] + [("zip", block) for block in zips]:
+        for key in keys:
+            if key.replace("-", "_") == "window_start":
+                raise where.error(key, f"windows = {windows} draws the window starts; remove window-start "
+                                       f"from [{table}]", table=table)
+    return windows, seed
 
 
 def _seeds(value: Any, where: _Locator) -> tuple[int, ...]:

@@ -1,8 +1,8 @@
 """Queue orders and backfilling rules of the backfilling model, one module each, imported here by name.
 
 Orders: ``fcfs``, ``sjf``, ``lxf``; ticked orders (keys recomputed every ``calc_period``): ``drf``,
-``directcontr``. Backfilling rules: ``none``, ``no-guarantee``, ``easy``, ``conservative``
-(see docs/backfill.md). Any order combines with any rule.
+``directcontr``, ``slurm-fair-tree``, ``slurm-classic``. Backfilling rules: ``none``, ``no-guarantee``,
+``easy``, ``conservative`` (see docs/backfill.md). Any order combines with any rule.
 """
 
 from fairsched import _names
@@ -16,6 +16,8 @@ from fairsched.backfill.policies import (  # noqa: F401
     no_guarantee,
     none,
     sjf,
+    slurm_classic,
+    slurm_fair_tree,
 )
 from fairsched.backfill.registry import (
     BACKFILLS,

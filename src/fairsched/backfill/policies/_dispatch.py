@@ -13,6 +13,7 @@ from numba import njit
 
 from fairsched.backfill._kernels import queue_insert
 from fairsched.backfill.policies import (
+    _slurm_kernels,
     _ticked,
     conservative,
     directcontr,
@@ -35,6 +36,8 @@ from fairsched.backfill.view import (
     ORDER_DRF,
     ORDER_LXF,
     ORDER_SJF,
+    ORDER_SLURM_CLASSIC,
+    ORDER_SLURM_FAIR_TREE,
 )
 
 
@@ -44,14 +47,16 @@ def _insert_position(order, queue, clock, job, submit, req, procs, tk):
         return sjf.insert_position(queue, clock, job, req)
     if order >= FIRST_TICKED_ORDER:
         org, jpar, opar, ost, key = tk
-        key[job] = _job_key(order, job, submit, procs, org, jpar, opar, ost)
+        key[job] = _job_key(order, job, clock[NOW], submit, procs, org, jpar, opar, ost)
         return _ticked.insert_position(queue, clock, job, key)
     return fcfs.insert_position(queue, clock, job)  # FCFS, and LXF (which re-ranks before every pass)
 
 
 @njit(cache=True)
-def _job_key(order, job, submit, procs, org, jpar, opar, ost):
-    """A ticked order's key for a job submitted now, from the order's state at the last tick."""
+def _job_key(order, job, now, submit, procs, org, jpar, opar, ost):
+    """A ticked order's key for a job submitted `now`, from the order's state at the last tick."""
+    if order in (ORDER_SLURM_FAIR_TREE, ORDER_SLURM_CLASSIC):
+        return _slurm_kernels.job_key(job, now, submit, org, jpar, opar, ost)
     if order == ORDER_DRF:
         return drf.job_key(job, submit, procs, org, jpar, opar, ost)
     return directcontr.job_key(job, submit, procs, org, jpar, opar, ost)
@@ -69,6 +74,8 @@ def on_tick(order, clock, heap, out_start, queue, submit, procs, tk):
         return drf.on_tick(now, clock, heap, out_start, queue, submit, procs, org, jpar, opar, ost, key)
     if order == ORDER_DIRECTCONTR:
         return directcontr.on_tick(now, clock, heap, out_start, queue, submit, procs, org, jpar, opar, ost, key)
+    if order in (ORDER_SLURM_FAIR_TREE, ORDER_SLURM_CLASSIC):
+        return _slurm_kernels.on_tick(now, clock, heap, out_start, queue, submit, procs, org, jpar, opar, ost, key)
     return False
 
 
@@ -78,6 +85,9 @@ def on_end(order, job, start, now, procs, tk):
     if order == ORDER_DIRECTCONTR:
         org, jpar, opar, ost, _ = tk
         directcontr.on_end(job, start, now, procs, org, jpar, opar, ost)
+    elif order in (ORDER_SLURM_FAIR_TREE, ORDER_SLURM_CLASSIC):
+        org, jpar, opar, ost, _ = tk
+        _slurm_kernels.on_end(job, start, now, procs, org, jpar, opar, ost)
 
 
 @njit(cache=True)
