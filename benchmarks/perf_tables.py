@@ -369,9 +369,9 @@ def conservative(data_dir: Path) -> str:
                  fmt(c["cpu_s"] - floor["cpu_s"], 2) + " s") for c in process["cases"]]
         rows.append((f"floor: `{floor['command']}`", fmt(floor["cpu_s"], 2) + " s", fmt(floor["wall_s"], 2) + " s",
                      ""))
-        text += (f"\nWhole process on a {process['log']} log, best of {process['repeat']}:\n\n"
+        text += (f"\nWhole process on a 28,000-job SWF log ({process['log']}), best of {process['repeat']}:\n\n"
                  + markdown_table(("process", "CPU", "wall", "CPU above the floor"), rows))
-        skipped = [f"{p['peer']} ({p['skipped']})" for p in process["peers"] if "skipped" in p]
+        skipped = [f"{p['peer']}: {p['skipped']}" for p in process["peers"] if "skipped" in p]
         if skipped:
             text += "\nPeers not run: " + "; ".join(skipped) + ".\n"
     return text + measured(record)
