@@ -394,6 +394,8 @@ elif name == "scontrol":
     print(state["config"] if args[1] == "config" else state["nodes"])
 elif name == "sshare":
     print(state["sshare"])
+elif name == "sacct" and state.get("sacct_disabled"):
+    sys.exit("sacct: error: Slurm accounting storage is disabled")
 elif name == "sacct":  # the two jobs ran on the 4 s before now
     at = lambda s: datetime.fromtimestamp(int(time.time()) + s, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
     print(state["sacct"].replace("T-4", at(-4)).replace("T-0", at(0)))
@@ -415,11 +417,12 @@ def fake_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[.
         (bin_dir / name).chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
 
-    def make(*, config: str = CONFIG, sigint: bool = False) -> Path:
+    def make(*, config: str = CONFIG, sigint: bool = False, sacct_disabled: bool = False) -> Path:
         state = tmp_path / "state.json"
         sacct = SACCT.replace("2026-01-01T00:00:00", "T-4").replace("2026-01-01T00:00:04", "T-0")
         state.write_text(json.dumps({"config": config, "nodes": NODES, "sshare": SSHARE, "sacct": sacct,
-                                     "sigint": sigint, "pending": FakeSlurm().pending}))
+                                     "sigint": sigint, "sacct_disabled": sacct_disabled,
+                                     "pending": FakeSlurm().pending}))
         monkeypatch.setenv("FAKE_SLURM_STATE", str(state))
         return state
 
@@ -471,13 +474,22 @@ def test_cli_sigint_gives_back_and_exits_130(fake_programs: Callable[..., Path],
     assert "Traceback" not in err
 
 
-def test_cli_without_accounting_is_one_line_exit_2(fake_programs: Callable[..., Path],
+@pytest.mark.parametrize("where", ["config", "sacct"])
+def test_cli_without_accounting_is_one_line_exit_2(fake_programs: Callable[..., Path], where: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     from fairsched.cli import main
 
-    fake_programs(config="AccountingStorageType   = accounting_storage/none")
+    if where == "config":
+        state = fake_programs(config="AccountingStorageType   = accounting_storage/none")
+    else:  # the configuration names slurmdbd, but sacct finds no accounting storage
+        state = fake_programs(sacct_disabled=True)
     with pytest.raises(SystemExit) as exit_info:
-        main(["steer"])
+        main(["steer", "--window", "10s", "--every", "1h"])
     assert exit_info.value.code == 2
-    err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and err[0].startswith("error: this cluster keeps no job accounting")
+    err = [line for line in capsys.readouterr().err.splitlines() if line != WARM_UP_NOTICE]
+    detail = ("AccountingStorageType=accounting_storage/none" if where == "config" else
+              "sacct: sacct: error: Slurm accounting storage is disabled")
+    assert err == [f"error: this cluster keeps no job accounting ({detail}): steer needs sacct's records of the "
+                   "jobs that ran to compute each account's utility and contribution; configure "
+                   "accounting_storage/slurmdbd"]
+    assert _nice(state) == ORIGINAL

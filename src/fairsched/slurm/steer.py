@@ -215,7 +215,7 @@ class _Actuator:
             if any(word in why.lower() for word in _PERMISSION):
                 raise _Denied(why)
             if "accounting storage is disabled" in why.lower():
-                raise ClusterError(no_accounting({}) or why)
+                raise ClusterError(str(no_accounting({}, sacct_said=why)))
             if any(word in why.lower() for word in _GONE):
                 raise _Gone(why)
             if attempt < self.options.retries:
