@@ -165,11 +165,12 @@ def test_a_port_in_use_is_refused_before_anything_starts(slurm_dir: Path, monkey
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
         taken.bind(("0.0.0.0", ports.slurmctld))
         taken.listen()
-        code, out, err = run_main(["slurm", "up", str(slurm_dir / "c"), "--nodes", "1"], capsys)
+        # in slurm_dir itself: should anything start after all, the fixture's teardown stops it
+        code, out, err = run_main(["slurm", "up", str(slurm_dir), "--nodes", "1"], capsys)
     assert (code, out) == (2, "")
     assert _error_line(err) == (f"error: port in use: slurmctld {ports.slurmctld}; another program listens there "
                                 "(choose other ports, or let `up` pick free ones)")
-    assert not (slurm_dir / "c").exists()
+    assert list(slurm_dir.iterdir()) == []  # nothing written, let alone started
 
 
 def test_a_user_that_cannot_be_created_stops_the_replay_before_any_job(
