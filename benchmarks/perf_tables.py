@@ -382,6 +382,10 @@ def process(data_dir: Path) -> str:
                      fmt(c["cpu_s"] - floor["cpu_s"], 2) + " s", "; ".join(versus)))
     rows.append((f"floor: `{floor['command']}`", fmt(floor["cpu_s"], 2) + " s", fmt(floor["wall_s"], 2) + " s", "",
                  ""))
+    dispatch = result.get("floor_dispatch")
+    if dispatch:
+        rows.append((f"floor with numba's set-up: `{dispatch['command']}`", fmt(dispatch["cpu_s"], 2) + " s",
+                     fmt(dispatch["wall_s"], 2) + " s", fmt(dispatch["cpu_s"] - floor["cpu_s"], 2) + " s", ""))
     for p in peers:
         rows.append((f"{p['peer']} {p['version']} ({p['setup']}), best of {p['repeat']}", fmt(p["cpu_s"], 2) + " s",
                      fmt(p["wall_s"], 2) + " s", "", ""))
