@@ -10,6 +10,9 @@
   can start faster; ``floor_dispatch`` adds the first call of one tiny kernel loaded from numba's cache, which
   sets up numba's CPU target (its type registries) once per process: what any numba program pays before its
   first compiled call;
+* ``steps``: where the CPU of one such process goes (EASY), timed step by step inside a fresh interpreter that
+  does what the command does (`STEPS`), best of ``--repeat`` per step; ``python -c pass`` is the interpreter's
+  own start;
 * ``peers`` on the same log, run when installed, else reported as skipped with the reason:
 
   - AccaSim 1.1.3 (PyPI; ``EASYBackfilling`` + ``FirstFit``, 338 nodes of one core) in its own virtual
@@ -51,6 +54,38 @@ PROCESS_JOBS = 28_000
 FAIRSCHED = Path(sys.executable).with_name("fairsched")
 ACCASIM_PYTHON = Path(os.environ.get("FAIRSCHED_ACCASIM_PYTHON", "/work/peers-venv/bin/python"))
 RULES = {"easy": "easy", "conservative": "cons"}  # our --backfill -> pyss's file and README name
+# What `fairsched backfill --trace LOG` does, step by step (cli/backfill.py, backfill/experiment.py run_backfill),
+# each step's CPU (user + system of this process) printed as one JSON object. Typer's parsing is not a step.
+STEPS = """
+import json, sys, time
+cpu = time.process_time
+steps, last = {}, cpu()
+def step(name):
+    global last
+    now = cpu(); steps[name] = round(now - last, 4); last = now
+import numpy, numba; step("import numpy, numba")
+import pandas; step("import pandas")
+import fairsched.cli; step("import fairsched.cli (typer, rich)")
+from fairsched.backfill import experiment
+from fairsched.report.backfill import backfill_renderable
+step("import the backfill model and its report")
+from fairsched.workload.swf import read_swf
+workload = read_swf(sys.argv[1]); step("read the SWF log (numba's set-up at its first compiled call)")
+config = experiment.Config(trace=sys.argv[1], order="fcfs", backfill="easy")
+processors = experiment._machine_size(workload, None)
+prepared, _, _ = experiment.prepare_workload(workload, config, processors)
+jobs = experiment.jobs_from_workload(prepared, n_processors=processors); step("clean, prepare the jobs")
+result = experiment.simulate(jobs, order="fcfs", backfill="easy"); step("simulate (kernel from numba's cache)")
+experiment.validate_backfill_schedule(result.schedule, jobs, order="fcfs", backfill="easy")
+step("validate the schedule")
+experiment.summary(result.schedule, processors); step("metrics")
+report = experiment.backfill_workload(workload, config)  # the same run again, only to have a report to render
+last = cpu()
+import io
+from rich.console import Console
+Console(file=io.StringIO(), width=120).print(backfill_renderable(report)); step("render the tables")
+print(json.dumps(steps))
+"""
 
 
 def timed(argv: list[str], cwd: Path | None = None) -> tuple[float, float]:
@@ -91,6 +126,15 @@ def ours(log: Path, repeat: int) -> list[dict[str, Any]]:
         rows.append({"backfill": backfill, "command": f"fairsched backfill --trace LOG --order fcfs --backfill "
                      f"{backfill}", **best(argv, repeat)})
     return rows
+
+
+def steps(log: Path, repeat: int) -> dict[str, float]:
+    """CPU seconds of each step of `STEPS` in a fresh interpreter, the best of `repeat` runs per step."""
+    runs = []
+    for _ in range(repeat):
+        done = subprocess.run([sys.executable, "-c", STEPS, str(log)], capture_output=True, text=True, check=True)
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return {name: min(run[name] for run in runs) for name in runs[0]}
 
 
 def accasim(log: Path, processors: int, repeat: int, folder: Path) -> dict[str, Any]:
@@ -175,7 +219,9 @@ def main() -> None:
         timed(dispatch, cwd=folder)  # fills the tiny kernel's cache
         out["floor_dispatch"] = {"command": "python -c 'import numpy, numba' + one cached @njit call",
                                  **best(dispatch, args.repeat, cwd=folder)}
+        out["floor_python"] = {"command": "python -c pass", **best([sys.executable, "-c", "pass"], args.repeat)}
         out["ours"] = ours(log, args.repeat)
+        out["steps"] = steps(log, args.repeat)
         if args.no_peers:
             out["peers"] = [{"peer": name, "skipped": "--no-peers"} for name in ("AccaSim", "pyss")]
         else:

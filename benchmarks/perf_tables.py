@@ -395,6 +395,18 @@ def process(data_dir: Path) -> str:
     skipped = [f"{p['peer']}: {p['skipped']}" for p in result["peers"] if "skipped" in p]
     if skipped:
         text += "\nPeers not run: " + "; ".join(skipped) + ".\n"
+    steps = result.get("steps")
+    if steps:
+        easy = next(c for c in result["ours"] if c["backfill"] == "easy")
+        python = result.get("floor_python", {}).get("cpu_s")
+        rows = [(name, fmt(cpu, 3) + " s") for name, cpu in steps.items()]
+        if python is not None:
+            rows.insert(0, ("Python's own start (`python -c pass`)", fmt(python, 3) + " s"))
+            rest = easy["cpu_s"] - python - sum(steps.values())
+            rows.append(("the rest: typer's parsing (it loads pydantic), output, exit", fmt(rest, 3) + " s"))
+        text += (f"\nWhere the CPU of one EASY process goes ({fmt(easy['cpu_s'], 2)} s above), step by step in a fresh "
+                 "interpreter doing what the command does (`STEPS` in bench_process.py), best of "
+                 f"{result['repeat']} per step:\n\n" + markdown_table(("step", "CPU"), rows))
     inputs = result.get("pyss_inputs", {})
     if "cases" in inputs:
         text += (f"\nOn the pyss oracle's input ({inputs['log']}), against pyss's own time from "
