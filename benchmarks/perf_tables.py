@@ -389,7 +389,7 @@ def process(data_dir: Path) -> str:
     for p in peers:
         rows.append((f"{p['peer']} {p['version']} ({p['setup']}), best of {p['repeat']}", fmt(p["cpu_s"], 2) + " s",
                      fmt(p["wall_s"], 2) + " s", "", ""))
-    text = (f"Whole process on a 28,000-job SWF log ({result['log']}), best of {result['repeat']}, CPU = user + "
+    text = (f"Whole process on a 28,000-job SWF log, the {result['log']}, best of {result['repeat']}, CPU = user + "
             "system:\n\n" + markdown_table(("process", "CPU", "wall", "CPU above the floor", "peer / ours (CPU)"),
                                             rows))
     skipped = [f"{p['peer']}: {p['skipped']}" for p in result["peers"] if "skipped" in p]
@@ -409,7 +409,7 @@ def process(data_dir: Path) -> str:
                  f"{result['repeat']} per step:\n\n" + markdown_table(("step", "CPU"), rows))
     inputs = result.get("pyss_inputs", {})
     if "cases" in inputs:
-        text += (f"\nOn the pyss oracle's input ({inputs['log']}), against pyss's own time from "
+        text += (f"\nOn the pyss oracle's input, {inputs['log']}, against pyss's own time from "
                  f"{inputs['pyss_source']}:\n\n")
         text += markdown_table(("process", "CPU", "wall", "pyss", "pyss / ours (CPU)"), [
             (f"`{c['command']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
