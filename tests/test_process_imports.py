@@ -60,3 +60,17 @@ def test_backfill_with_out_imports_matplotlib_for_its_gantt_chart(swf: Path, tmp
                                        "is built on pandas DataFrames; docs/performance.md, 'Whole process'")
 def test_backfill_path_imports_no_pandas(backfill_run: tuple[dict, list[str]]) -> None:
     assert "pandas" not in backfill_run[1]
+
+
+def test_a_second_backfill_process_loads_every_kernel_from_numba_cache(swf: Path) -> None:
+    """The kernels on the path come from numba's on-disk cache: nothing is compiled again (a miss costs seconds
+    to minutes per process). ``NUMBA_DEBUG_CACHE`` makes numba say what it loads and saves."""
+    import os
+
+    command = [sys.executable, "-m", "fairsched", "backfill", "--trace", str(swf), "--backfill", "easy", "--json"]
+    env = {**os.environ, "NUMBA_DEBUG_CACHE": "1"}
+    subprocess.run(command, capture_output=True, text=True, check=True, env=env)  # fills the cache if it was cold
+    second = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+    said = second.stdout + second.stderr
+    assert "[cache] data loaded" in said
+    assert "[cache] data saved" not in said, [line for line in said.splitlines() if "data saved" in line]
