@@ -29,8 +29,7 @@ def main() -> None:
     config = results / "sys_config.json"
     config.write_text(json.dumps({"groups": {"g0": {"core": 1}}, "resources": {"g0": processors}}))
     dispatcher = EASYBackfilling(FirstFit())
-    simulator = Simulator(log, str(config), dispatcher, RESULTS_FOLDER_PATH=str(results), show_statistics=False,
-                          LOG_LEVEL=Simulator.LOG_LEVEL_INFO if hasattr(Simulator, "LOG_LEVEL_INFO") else 20)
+    simulator = Simulator(log, str(config), dispatcher, RESULTS_FOLDER_PATH=str(results), show_statistics=False)
     simulator.start_simulation()
 
 
