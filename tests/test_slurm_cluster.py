@@ -176,14 +176,12 @@ def test_a_port_in_use_is_refused_before_anything_starts(slurm_dir: Path, monkey
 def test_a_user_that_cannot_be_created_stops_the_replay_before_any_job(
         slurm_client: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from fairsched.slurm import replay as replay_module
-
     fake = tmp_path / "sbin"
     fake.mkdir()
     (fake / "useradd").write_text("#!/bin/sh\necho 'useradd: cannot lock /etc/passwd; try again later.' >&2\n"
                                   "exit 1\n")
     (fake / "useradd").chmod(0o755)
-    monkeypatch.setattr(replay_module, "_SBIN_PATH", str(fake))
+    monkeypatch.setattr(_proc, "SBIN_PATH", str(fake))  # where replay finds useradd
     log = tmp_path / "log.swf"
     log.write_text("1 0 5 100 4 -1 -1 4 200 -1 1 987654 3 -1 -1 -1 -1 -1\n")  # user 987654: fs_u987654, new
     monkeypatch.setenv("SLURM_CONF", str(slurm_client.slurm_conf))
