@@ -4,32 +4,22 @@ and the check notices a changed measurement."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from fairsched.errors import ConfigError
 from fairsched.replicate._doc_format import BLOCK, render_blocks, stale_blocks
+from tests.benchmark_module import ROOT, load_benchmark
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "performance.md"
 DATA = ROOT / "docs" / "performance" / "data"
 
 
-def perf_tables() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("perf_tables", ROOT / "benchmarks" / "perf_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_performance_tables_match_the_saved_measurements() -> None:
-    tables = perf_tables().TABLES
+    tables = load_benchmark("perf_tables").TABLES
     text = DOC.read_text(encoding="utf-8")
     names = [m.group("name") for m in BLOCK.finditer(text)]
     assert len(names) >= 9 and set(names) <= set(tables), names
@@ -45,7 +35,7 @@ def test_every_saved_measurement_says_when_where_and_under_which_load() -> None:
 
 
 def test_a_changed_measurement_makes_its_table_stale(tmp_path: Path) -> None:
-    module = perf_tables()
+    module = load_benchmark("perf_tables")
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
     record = json.loads((data / "read_swf.json").read_text(encoding="utf-8"))
@@ -62,7 +52,7 @@ def test_a_changed_measurement_makes_its_table_stale(tmp_path: Path) -> None:
 
 def test_the_ref_and_cli_renderers_read_their_scripts_documents(tmp_path: Path) -> None:
     """`bench_ref.py` and `bench_cli.py` documents (their current shape) render into tables with the context line."""
-    module = perf_tables()
+    module = load_benchmark("perf_tables")
     context = json.loads((DATA / "read_swf.json").read_text(encoding="utf-8"))
     ref = {"results": [{"policy": "ref", "params": {}, "orgs": 5, "horizon": None, "seconds": 4.1, "peak_rss_mb": 285},
                        {"policy": "rand", "params": {"n_orderings": 15}, "orgs": 5, "horizon": None, "seconds": 3.4,

@@ -4,29 +4,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 from fairsched.replicate._doc_format import BLOCK, keep_other_blocks, render_blocks, stale_blocks
+from tests.benchmark_module import ROOT, load_benchmark
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "slurm.md"
 DATA = ROOT / "docs" / "slurm" / "data"
 
 
-def tables() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("slurm_vs_sim_tables", ROOT / "benchmarks" / "slurm_vs_sim_tables.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_slurm_vs_sim_tables_match_the_saved_results() -> None:
-    renderers = tables().TABLES
+    renderers = load_benchmark("slurm_vs_sim_tables").TABLES
     text = DOC.read_text(encoding="utf-8")
     names = [m.group("name") for m in BLOCK.finditer(text) if m.group("name").startswith("slurm-vs-sim-")]
     assert names == list(renderers)
@@ -35,7 +25,7 @@ def test_slurm_vs_sim_tables_match_the_saved_results() -> None:
 
 
 def test_a_changed_result_makes_its_tables_stale(tmp_path: Path) -> None:
-    renderers = tables().TABLES
+    renderers = load_benchmark("slurm_vs_sim_tables").TABLES
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
     doc = json.loads((data / "slurm_vs_sim.json").read_text(encoding="utf-8"))

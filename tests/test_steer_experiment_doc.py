@@ -3,30 +3,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import shutil
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from fairsched.replicate._doc_format import BLOCK, keep_other_blocks, render_blocks, stale_blocks
+from tests.benchmark_module import ROOT, load_benchmark
 
-ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "slurm.md"
 DATA = ROOT / "docs" / "slurm" / "data"
 DESIGN = {"shares": {"a": 2, "b": 1}}
-
-
-def experiment() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("steer_experiment", ROOT / "benchmarks" / "steer_experiment.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _run(arm: str, rep: int, total: float, gaps: tuple[float, float], waits: tuple[float, float]) -> dict[str, Any]:
@@ -40,7 +30,7 @@ def _run(arm: str, rep: int, total: float, gaps: tuple[float, float], waits: tup
 def test_the_steer_section_matches_the_saved_experiment() -> None:
     text = DOC.read_text(encoding="utf-8")
     names = {m.group("name") for m in BLOCK.finditer(text) if m.group("name").startswith("steer-")}
-    tables = experiment().TABLES
+    tables = load_benchmark("steer_experiment").TABLES
     assert names == set(tables), names
     assert stale_blocks(text, DATA, keep_other_blocks(text, tables)) == [], \
         "run PYTHONPATH=src .venv/bin/python benchmarks/steer_experiment.py --render docs/slurm.md"
@@ -59,7 +49,7 @@ def test_the_saved_experiment_has_the_issue_design() -> None:
 
 
 def test_intervals_and_verdict_are_computed_from_the_runs(tmp_path: Path) -> None:
-    module = experiment()
+    module = load_benchmark("steer_experiment")
     runs = [_run("plain", r, t, (t / 2, -t / 2), (30.0 + r, 10.0 - r)) for r, t in ((1, 10.0), (2, 12.0), (3, 14.0))]
     runs += [_run("steer", r, t, (t / 2, -t / 2), (20.0 + r, 12.0 + r)) for r, t in ((1, 4.0), (2, 5.0), (3, 6.0))]
     summary = module.summarize(runs)
@@ -82,7 +72,7 @@ def test_intervals_and_verdict_are_computed_from_the_runs(tmp_path: Path) -> Non
 
 
 def test_a_changed_measurement_makes_the_section_stale(tmp_path: Path) -> None:
-    module = experiment()
+    module = load_benchmark("steer_experiment")
     data = tmp_path / "data"
     shutil.copytree(DATA, data)
     doc = json.loads((data / "steer.json").read_text(encoding="utf-8"))
@@ -103,5 +93,5 @@ def test_queue_profile_counts_the_time_two_accounts_wait(tmp_path: Path) -> None
                      "3|a|2026-01-01T00:00:06|2026-01-01T00:00:06\n"   # no wait
                      "4|b|2026-01-01T00:00:20|2026-01-01T00:00:21\n",  # b waits [20, 21)
                      encoding="utf-8")
-    profile = experiment().queue_profile(sacct)
+    profile = load_benchmark("steer_experiment").queue_profile(sacct)
     assert profile == {"any_pending_s": 11.0, "two_accounts_pending_s": 3.0, "pending_job_s": {"a": 10.0, "b": 4.0}}
