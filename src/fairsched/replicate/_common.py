@@ -12,15 +12,15 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from fairsched.sweep import Spec
 
-__all__ = ["MATCH_FACTOR", "SAME_TOLERANCE", "SPECS_DIR", "STANDARD_ERRORS", "ProgressCallback", "ReplicationResult",
-           "SweepOptions", "default_traces_dir", "level_verdict", "run_sweeps", "verdict"]
+__all__ = ["MATCH_FACTOR", "SAME_TOLERANCE", "SPECS_DIR", "STANDARD_ERRORS", "ProgressCallback", "RecordsResult",
+           "ReplicationResult", "SweepOptions", "default_traces_dir", "level_verdict", "run_sweeps", "verdict"]
 
 SPECS_DIR = Path(__file__).resolve().with_name("specs")
 """The shipped sweep specs of the replications (package data, ``fairsched/replicate/specs/*.toml``)."""
@@ -67,6 +67,36 @@ class ReplicationResult:
     rows: Any
     notes: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class RecordsResult:
+    """A sweep cell's result held as records, one dict per row (the ``CellResult`` of ``networking20``, ``tpds11``).
+
+    `rows` puts the config's columns before each record's (`fairsched._contract.rows_frame`); `write` writes the
+    rows without the `UNWRITTEN` columns as `FILE`. A cell overrides `rows` when its rows are built otherwise.
+    """
+
+    FILE: ClassVar[str] = "rows.csv"
+    UNWRITTEN: ClassVar[tuple[str, ...]] = ()  # columns too large for the CSV (list columns), left out by `write`
+
+    config: Any
+    seed: int
+    records: list[dict[str, Any]]
+
+    def rows(self) -> pd.DataFrame:
+        """The config's columns, then each record's columns."""
+        from fairsched._contract import rows_frame
+
+        return rows_frame(self.config, self.records)
+
+    def write(self, out_dir: str | Path) -> dict[str, Path]:
+        """The rows without the `UNWRITTEN` columns, as `FILE` in `out_dir`."""
+        from fairsched._io import write_csv
+
+        path = Path(out_dir) / self.FILE
+        write_csv(self.rows().drop(columns=list(self.UNWRITTEN), errors="ignore"), path)
+        return {self.FILE: path}
 
 
 def default_traces_dir() -> Path:

@@ -18,11 +18,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-import pandas as pd
-
-from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int, rows_frame
+from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int
 from fairsched.errors import ConfigError
-from fairsched.replicate._common import default_traces_dir
+from fairsched.replicate._common import RecordsResult, default_traces_dir
 from fairsched.replicate.networking20.reach import exact_reach
 
 SETTINGS: tuple[str, ...] = ("offline-equal", "offline-linear", "online-equal", "online-linear")
@@ -73,24 +71,12 @@ class Config(ExperimentConfig):
 
 
 @dataclass(frozen=True)
-class CellResult:
-    """The rows of one cell (module docstring)."""
+class CellResult(RecordsResult):
+    """The rows of one cell (module docstring): the config's columns, then one row per algorithm (a setting) or per
+    heuristic (``reach``); ``rows.csv`` leaves out the per-job ``values``."""
 
+    UNWRITTEN: ClassVar[tuple[str, ...]] = ("values",)
     config: Config
-    seed: int
-    records: list[dict[str, Any]]
-
-    def rows(self) -> pd.DataFrame:
-        """The config's columns, then one row per algorithm (a setting) or per heuristic (``reach``)."""
-        return rows_frame(self.config, self.records)
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """The rows without the per-job values, as ``rows.csv``."""
-        from fairsched._io import write_csv
-
-        path = Path(out_dir) / "rows.csv"
-        write_csv(self.rows().drop(columns=["values"], errors="ignore"), path)
-        return {"rows.csv": path}
 
 
 def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = None) -> CellResult:

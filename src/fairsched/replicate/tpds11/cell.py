@@ -11,13 +11,13 @@ coordinates, exactly as the replication always has; ``CellResult.rows()`` has on
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pandas as pd
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int, check_names
 from fairsched.errors import ConfigError
+from fairsched.replicate._common import RecordsResult
 from fairsched.replicate.tpds11.instances import InstanceSpec, instance_seed, solve_instance
 from fairsched.replicate.tpds11.paper import DISTS, EXPERIMENTS
 
@@ -56,25 +56,16 @@ class Config(ExperimentConfig):
 
 
 @dataclass(frozen=True)
-class CellResult:
-    """Score records of every instance of the cell, in instance order."""
+class CellResult(RecordsResult):
+    """Score records of every instance of the cell, in instance order; written as ``scores.csv``."""
 
+    FILE: ClassVar[str] = "scores.csv"
     config: Config
-    seed: int
-    records: list[dict[str, Any]]
 
     def rows(self) -> pd.DataFrame:
         """One row per (instance, algorithm): experiment, dist, orgs, jobs, procs, shape, index, algorithm (also
         as ``policy``), local_order, threshold, score, lb, makespan."""
         return pd.DataFrame.from_records([{**record, "policy": record["algorithm"]} for record in self.records])
-
-    def write(self, out_dir: str | Path) -> dict[str, Path]:
-        """The rows as ``scores.csv``."""
-        from fairsched._io import write_csv
-
-        path = Path(out_dir) / "scores.csv"
-        write_csv(self.rows(), path)
-        return {"scores.csv": path}
 
 
 def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = None) -> CellResult:
