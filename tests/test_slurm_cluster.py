@@ -130,6 +130,14 @@ def test_up_prints_one_line_and_down_leaves_no_process(slurm_dir: Path, capsys: 
     assert load_cluster(root).state == "down"
 
 
+def _failing_program(folder: Path, name: str, message: str) -> Path:
+    """Make `folder` hold a program `name` that prints `message` to stderr and exits 1; return `folder`."""
+    folder.mkdir()
+    (folder / name).write_text(f"#!/bin/sh\necho '{message}' >&2\nexit 1\n")
+    (folder / name).chmod(0o755)
+    return folder
+
+
 def _error_line(err: str) -> str:
     """The command's one error line (the progress lines before it are `up`'s steps), and no traceback."""
     errors = [line for line in err.splitlines() if line.startswith("error: ")]
@@ -140,11 +148,7 @@ def _error_line(err: str) -> str:
 def test_a_daemon_that_fails_to_start_shows_its_log_and_leaves_nothing(slurm_dir: Path, tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    fake = tmp_path / "bin"
-    fake.mkdir()
-    (fake / "slurmdbd").write_text("#!/bin/sh\necho 'slurmdbd: fatal: broken on purpose by the test' >&2\n"
-                                   "exit 1\n")
-    (fake / "slurmdbd").chmod(0o755)
+    fake = _failing_program(tmp_path / "bin", "slurmdbd", "slurmdbd: fatal: broken on purpose by the test")
     monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
     root = slurm_dir
     code, out, err = run_main(["slurm", "up", str(root), "--nodes", "1"], capsys)
@@ -176,11 +180,7 @@ def test_a_port_in_use_is_refused_before_anything_starts(slurm_dir: Path, monkey
 def test_a_user_that_cannot_be_created_stops_the_replay_before_any_job(
         slurm_client: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    fake = tmp_path / "sbin"
-    fake.mkdir()
-    (fake / "useradd").write_text("#!/bin/sh\necho 'useradd: cannot lock /etc/passwd; try again later.' >&2\n"
-                                  "exit 1\n")
-    (fake / "useradd").chmod(0o755)
+    fake = _failing_program(tmp_path / "sbin", "useradd", "useradd: cannot lock /etc/passwd; try again later.")
     monkeypatch.setattr(_proc, "SBIN_PATH", str(fake))  # where replay finds useradd
     log = tmp_path / "log.swf"
     log.write_text("1 0 5 100 4 -1 -1 4 200 -1 1 987654 3 -1 -1 -1 -1 -1\n")  # user 987654: fs_u987654, new

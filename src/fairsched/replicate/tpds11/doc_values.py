@@ -161,9 +161,15 @@ def _correlation(data_set: str) -> Any:
     return render
 
 
-def _worst_local(data: Path) -> str:
-    frame = pd.read_csv(data / "tpds11_worst.csv").set_index("what")
-    return fmt(float(frame.loc["worst local score", "value"]), 1)
+def _worst_value(data: Path, what: str) -> float:
+    """The row `what` of the worst-case table (``tpds11_worst.csv``)."""
+    return float(pd.read_csv(data / "tpds11_worst.csv").set_index("what").loc[what, "value"])
+
+
+def _worst(what: str, digits: int) -> Any:
+    def render(data: Path) -> str:
+        return fmt(_worst_value(data, what), digits)
+    return render
 
 
 def _local_variant(variant: str, orgs: int | None = None, *, column: str = "local", percent: bool = False) -> Any:
@@ -253,17 +259,9 @@ def _m_swf_worst(data: Path) -> str:
     return f"{part['p_value'].max():.2g}"
 
 
-def _worst_share(what: str) -> Any:
-    def render(data: Path) -> str:
-        frame = pd.read_csv(data / "tpds11_worst.csv").set_index("what")
-        return fmt(float(frame.loc[what, "value"]), 0)
-    return render
-
-
 def _mocca_worse(data: Path) -> str:
     """How often MOCCA scores worse than local (§7.2.6): ``never worse than local`` or the share."""
-    frame = pd.read_csv(data / "tpds11_worst.csv").set_index("what")
-    share = float(frame.loc["instances where MOCCA scores worse than local (%)", "value"])
+    share = _worst_value(data, "instances where MOCCA scores worse than local (%)")
     return "never worse than local" if share == 0 else f"worse than local on {fmt(share, 1)} % of the instances"
 
 
@@ -447,7 +445,7 @@ VALUES = {
     "tpds11-correlation-uni": _correlation("uni"),
     "tpds11-correlation-uni-n50": _correlation("uni, n ≥ 50"),
     "tpds11-correlation-both": _correlation("both"),
-    "tpds11-worst-local": _worst_local,
+    "tpds11-worst-local": _worst("worst local score", 1),
     "tpds11-policies-uni": _local_policies_range("uni"),
     "tpds11-policies-swf": _local_policies_range("swf", digits=3),
     "tpds11-lpt-uni": _row("uni", "mocca3+ilba", experiment="local-policies", order="lpt", digits=3),
@@ -461,7 +459,7 @@ VALUES = {
     "tpds11-m-uni-min-p": _m_p("uni", "any"),
     "tpds11-m-swf-max-p": _m_swf_worst,
     "tpds11-mocca-worse": _mocca_worse,
-    "tpds11-mocca-same": _worst_share("instances where MOCCA scores the same as local (%)"),
+    "tpds11-mocca-same": _worst("instances where MOCCA scores the same as local (%)", 0),
     "tpds11-swf-mocca-range": _swf_variants("mocca", "range"),
     "tpds11-swf-ilba-range": _swf_variants("ilba", "range"),
     "tpds11-swf-mocca-min": _swf_variants("mocca", "min"),
