@@ -88,7 +88,12 @@ def test_engine_equals_naive_twin_on_tied_workloads(order: str, bf: dict) -> Non
                                        bf_window=bf["bf_window"]) == []
         none = simulate(jobs, order=order, backfill="none").schedule["start"].tolist()
         backfilled += naive != none
-    assert backfilled >= 5  # the backfill passes really start jobs out of order
+    if bf["bf_max_job_test"] == 1:
+        # a pass tests the head alone, as the main scheduler does: no backfilling; but LXF re-ranks at each pass,
+        # so a pass may find a new head that fits
+        assert (backfilled == 0) == (order != "lxf")
+    else:
+        assert backfilled >= 5  # the backfill passes really start jobs out of order
 
 
 @st.composite

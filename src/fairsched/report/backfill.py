@@ -233,7 +233,9 @@ def backfill_json(report: BackfillReport, outputs: Mapping[str, Path] | None = N
 
 def _config_json(report: BackfillReport) -> dict[str, Any]:
     """The config's fields; ``--procs`` keeps the key report.json has always given it, ``processors``."""
-    return {("processors" if name == "procs" else name): value for name, value in asdict(report.config).items()}
+    shown = report.config.columns()  # the bf_* fields only under the slurm rule
+    return {("processors" if name == "procs" else name): value for name, value in asdict(report.config).items()
+            if name in shown}
 
 
 def backfill_renderable(report: BackfillReport) -> Group:
