@@ -9,8 +9,9 @@ What Slurm does (``sched/backfill``; slurm.conf ``SchedulerParameters``, default
   limits (the estimates) over the window [now, now + ``bf_window``) (default 1440 min = 1 day); the first
   ``bf_max_job_test`` waiting jobs in priority order (default 500) are tested one by one: a job that fits the plan
   now starts now, any other gets a reservation at its earliest start in the plan (so no later job may delay it),
-  unless that start is at or after the window's end (no reservation). A job running past the window's end needs
-  its processors only up to that end (the plan ends there). Reservations live for the pass only: the next pass
+  unless that start is at or after the window's end (no reservation: later jobs may then delay it). The plan ends
+  at the window's end, as Slurm's does (which decides nothing more: past that end the free processors never fall
+  below those just before it). Reservations live for the pass only: the next pass
   plans afresh. Slurm skips a pass when no job changed since the last one (``_more_work``): so does this rule (a
   submission, a termination, a start or a tick that re-orders the queue is a change).
 
