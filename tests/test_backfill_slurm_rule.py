@@ -4,6 +4,8 @@ queue order (the ticked ones with their own twins), the validator, and its param
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,9 +17,11 @@ from fairsched.backfill.policies import get_backfill, order_names
 from fairsched.backfill.policies.slurm_rule import slurm_rule
 from fairsched.backfill.validate import check_backfill_schedule
 from fairsched.errors import ConfigError
+from tests.conftest import run_main
 from tests.naive.backfill_naive import simulate_naive
 from tests.naive.ticked_naive import simulate_ticked_naive
 from tests.test_backfill_naive import tied_workload
+from tests.test_byte_identical import small_swf
 
 PLAIN = order_names(ticked=False)
 TICKED = order_names(ticked=True)
@@ -155,3 +159,19 @@ def test_pausing_and_forking_keep_the_pass_grid(order: str) -> None:
         assert sim.fork(into=scratch).run_until_started(job) == real[job]
     with pytest.raises(ConfigError, match="same jobs"):
         sim.fork(into=BackfillSimulator(jobs, order, slurm_rule(bf_interval=16), order_params=params))
+
+
+def test_fairsched_backfill_takes_the_rules_options(tmp_path, capsys) -> None:
+    swf = str(small_swf(tmp_path / "small.swf"))
+    code, out, err = run_main(["backfill", "--trace", swf, "--backfill", "slurm", "--bf-interval", "60",
+                               "--bf-max-job-test", "7", "--json"], capsys)
+    assert code == 0, err
+    doc = json.loads(out)
+    config = doc["config"]
+    assert (config["bf_interval"], config["bf_window"], config["bf_max_job_test"]) == (60, 86400, 7)
+    assert doc["meta"]["backfill"] == "slurm" and doc["meta"]["backfill_params"]["bf_interval"] == 60
+    code, out, err = run_main(["backfill", "--trace", swf, "--json"], capsys)
+    assert code == 0 and "bf_interval" not in json.loads(out)["config"]  # other rules: not listed
+    code, out, err = run_main(["backfill", "--trace", swf, "--bf-window", "100"], capsys)
+    assert code == 2 and out == "" and err == ("error: --bf-window sets the slurm backfilling rule; it has no effect "
+                                               "with --backfill easy (use --backfill slurm)\n")
