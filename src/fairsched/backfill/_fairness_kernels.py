@@ -14,8 +14,7 @@ from __future__ import annotations
 from numba import njit
 
 from fairsched.backfill._loop import flush_starts
-from fairsched.backfill.policies._dispatch import _run_pass, is_conservative
-from fairsched.backfill.view import NOW
+from fairsched.backfill.policies._dispatch import arrival_without_job, is_conservative
 
 
 @njit(cache=True)
@@ -29,5 +28,5 @@ def arrival_pass(rule, order, submit, run, req, procs, clock, hold, heap, queue,
     Arrays: the state of `fairsched.backfill.view`; `rule`, `order` are policy codes.
     """
     if not is_conservative(rule):  # conservative and its slow twin: nothing
-        _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
+        arrival_without_job(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq)
         flush_starts(clock, heap, run, new, out_seq)

@@ -96,7 +96,7 @@ class Config(ExperimentConfig):
     fairness : unfairness metrics to compute, from `FAIRNESS_METRICS` (``fst-strict``, ``fst-relaxed``, ``re``).
     bf_interval, bf_window, bf_max_job_test : the ``slurm`` rule's parameters (seconds between backfill passes,
         seconds of its plan, jobs tested per pass; Slurm's defaults 30, 86400, 500). Other rules refuse values
-        other than the defaults; the table and report.json list them only for ``slurm``.
+        other than the defaults; report.json lists them only for ``slurm``.
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
     validate : check the schedule with `fairsched.backfill.validate.validate_backfill_schedule` (no CLI flag).
     """
@@ -140,13 +140,6 @@ class Config(ExperimentConfig):
         if get_backfill(self.backfill).name != "slurm":
             return get_backfill(self.backfill)
         return slurm_rule(self.bf_interval, self.bf_window, self.bf_max_job_test)
-
-    def columns(self) -> dict[str, Any]:
-        """The config's table cells; the bf_* fields only under the ``slurm`` rule."""
-        cells = super().columns()
-        if get_backfill(self.backfill).name != "slurm":
-            cells = {key: value for key, value in cells.items() if key not in SLURM_RULE_FIELDS}
-        return cells
 
 @dataclass(frozen=True)
 class Result:

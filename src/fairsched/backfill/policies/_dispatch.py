@@ -143,6 +143,16 @@ def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof
 
 
 @njit(cache=True)
+def arrival_without_job(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq):
+    """The pass of a submission at ``now`` whose job is held back (the relaxed fair-start-time what-if): as
+    `on_submission` minus the insertion (slurm: the arrival still counts as a change for the next backfill pass).
+    Not for conservative (its submission only reserves the new job)."""
+    if rule == BACKFILL_SLURM:
+        clock[BF_DIRTY] = 1
+    _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
+
+
+@njit(cache=True)
 def on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
                    out_seq):
     """`job` (started at `start`) has ended and released its processors; one pass (conservative: compression,
