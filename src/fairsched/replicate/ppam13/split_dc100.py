@@ -37,7 +37,8 @@ import pandas as pd
 from fairsched.replicate.ppam13.split_dc import DIRECTCONTR_VARIANTS, SPLITS, fit
 from fairsched.scenario import DEFAULT_ZIPF_S
 
-__all__ = ["BASES", "MISSING", "WINDOWS", "collect", "spec_text"]
+__all__ = ["BASES", "FIT_FILE", "MISSING", "RUN_FILE", "STATUS_FILE", "WINDOWS", "WINDOWS_FILE", "collect",
+           "combination_windows", "fit100", "spec_text"]
 
 WINDOWS = 100
 CHUNK = 10  # windows per sweep cell
@@ -65,6 +66,7 @@ RUN100_NAMES = {"shipped": "multinomial / corrected", "zipf": "zipf s=1.4267 / c
 WINDOWS_FILE = "ppam13_split_dc_100_windows.csv.gz"
 FIT_FILE = "ppam13_split_dc_100_fit.csv"
 STATUS_FILE = "ppam13_split_dc_100_status.csv"
+RUN_FILE = "ppam13_split_dc_100_run.csv"  # GNU time of the sweep: wall_s, user_s, sys_s
 _DEFAULTS = {"split": "uniform", "zipf_s": DEFAULT_ZIPF_S, "directcontr_update": "corrected",
              "directcontr_machines": "random"}
 
@@ -192,7 +194,7 @@ def collect(store: Path, out_dir: Path, data: Path, *, time_log: Path | None = N
     with atomic_write(out_dir / FIT_FILE) as handle:
         ranking.to_csv(handle, index=False, float_format="%.6g")
     if time_log is not None:
-        with atomic_write(out_dir / "ppam13_split_dc_100_run.csv") as handle:
+        with atomic_write(out_dir / RUN_FILE) as handle:
             pd.DataFrame([gnu_time(time_log.read_text())]).to_csv(handle, index=False, float_format="%.6g")
     return ranking
 
@@ -207,8 +209,10 @@ def gnu_time(report: str) -> dict[str, float]:
             for part in value.split(":"):
                 seconds = seconds * 60 + float(part)
             values["wall_s"] = seconds
-        elif key in ("User time (seconds)", "System time (seconds)"):
-            values[key.split(" ")[0].lower() + "_s"] = float(value)
+        elif key == "User time (seconds)":
+            values["user_s"] = float(value)
+        elif key == "System time (seconds)":
+            values["sys_s"] = float(value)
     return values
 
 
