@@ -82,3 +82,23 @@ def test_a_cell_of_some_policies_gives_their_rows_of_the_full_cell(tiny_dir: Pat
     assert kept.loc[kept["policy"] == "DIRECTCONTR", "delta_psi"].gt(0).any()
     with pytest.raises(ConfigError, match="policies=\\['REF'\\]: expected distinct names among ROUNDROBIN"):
         ppam13_cell.Config(policies=("REF",))
+
+
+def test_extra_readings_share_ref_and_equal_the_switched_cells(tiny_dir: Path) -> None:
+    """``"DIRECTCONTR update=printed"`` in a cell's policies gives the rows of DIRECTCONTR in the cell switched to
+    the printed lines 15–16 (and likewise for the machine order), labelled by the entry, beside one REF."""
+    base = dict(table="table2", traces_dir=tiny_dir, windows=3, split="uniform")
+    entries = ("DIRECTCONTR machines=lowest", "DIRECTCONTR update=printed")
+    extra = ppam13_cell.run(ppam13_cell.Config(**base, policies=entries), 2).rows()
+    assert extra["policy"].tolist() == [*entries, "REF"] * 3
+    columns = ["window", "delta_psi", "p_tot", "ratio"]
+    for entry, switch in zip(entries, ({"directcontr_machines": "lowest"}, {"directcontr_update": "printed"}),
+                             strict=True):
+        switched = ppam13_cell.run(ppam13_cell.Config(**base, **switch), 2).rows()
+        expected = switched[switched["policy"] == "DIRECTCONTR"][columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(extra[extra["policy"] == entry][columns].reset_index(drop=True), expected)
+    plain = ppam13_cell.run(ppam13_cell.Config(**base), 2).rows()
+    assert (extra[extra["policy"] == entries[0]]["delta_psi"].to_numpy()
+            != plain[plain["policy"] == "DIRECTCONTR"]["delta_psi"].to_numpy()).any()
+    with pytest.raises(ConfigError, match="'DIRECTCONTR update'.*e.g. 'DIRECTCONTR update=printed'"):
+        ppam13_cell.Config(policies=("DIRECTCONTR update",))

@@ -16,12 +16,14 @@ from fairsched.replicate.ppam13.split_dc100 import (
     FIT_FILE,
     MISSING,
     RUN100_NAMES,
+    RUNS,
     STATUS_FILE,
     WINDOWS_FILE,
     combination_options,
     combination_windows,
     fit100,
     gnu_time,
+    run_combinations,
     spec_text,
 )
 from fairsched.replicate.ppam13.variants import WINDOWS_FILE as VARIANTS_WINDOWS
@@ -31,29 +33,32 @@ COLUMNS = ["variant", "trace", "window", "policy", "delta_psi", "p_tot"]
 
 
 def test_missing_and_shipped_combinations_make_the_grid() -> None:
-    names = [name for name, _ in MISSING]
-    assert sorted(names + list(RUN100_NAMES.values())) == sorted(variant.name for variant in GRID)
+    assert sorted(MISSING + tuple(RUN100_NAMES.values())) == sorted(variant.name for variant in GRID)
     assert combination_options("zipf s=2 / printed") == {"split": "zipf", "zipf_s": 2.0,
                                                          "directcontr_update": "printed",
                                                          "directcontr_machines": "random"}
     assert combination_options("composition / lowest first") == {"split": "composition", "zipf_s": 1.4267,
                                                                  "directcontr_update": "corrected",
                                                                  "directcontr_machines": "lowest"}
+    assert run_combinations(RUNS[2]) == {"DIRECTCONTR machines=lowest": "multinomial / lowest first",
+                                         "DIRECTCONTR update=printed": "multinomial / printed"}
 
 
-def test_spec_runs_each_combination_in_priority_order() -> None:
-    """20 cells of 10 windows per combination, consecutive, the composition with all six policies first."""
+def test_spec_runs_each_split_in_priority_order() -> None:
+    """20 cells of 10 windows per run, consecutive: the composition with all six policies first, then the extra
+    readings of DIRECTCONTR, split by split."""
     spec = tomllib.loads(spec_text())
     assert spec["sweep"]["model"] == "fairsched.replicate.ppam13.cell" and spec["base"]["table"] == "table2"
     (rows,) = spec["zip"]
-    assert all(len(values) == 200 for values in rows.values())
+    assert all(len(values) == 20 * len(RUNS) == 120 for values in rows.values())
     assert rows["first-window"][:10] == list(range(0, 100, 10)) and rows["trace"][9:11] == ["RICC", "LPC-EGEE"]
     cells = list(zip(rows["split"], rows["zipf-s"], rows["directcontr-update"], rows["directcontr-machines"],
-                     strict=True))
-    assert cells[0] == ("composition", 1.4267, "corrected", "random") and rows["policies"][0] == []
-    assert cells[20] == ("composition", 1.4267, "corrected", "lowest") and rows["policies"][20] == ["DIRECTCONTR"]
-    assert cells[-1] == ("zipf", 2.0, "printed", "random")
-    assert len(set(cells)) == len(MISSING) and all(len(set(cells[i:i + 20])) == 1 for i in range(0, 200, 20))
+                     map(tuple, rows["policies"]), strict=True))
+    assert cells[0] == ("composition", 1.4267, "corrected", "random", ())
+    assert cells[20] == ("composition", 1.4267, "corrected", "random",
+                         ("DIRECTCONTR machines=lowest", "DIRECTCONTR update=printed"))
+    assert cells[40][0] == "uniform" and cells[-1][:2] == ("zipf", 2.0)
+    assert len(set(cells)) == len(RUNS) and all(len(set(cells[i:i + 20])) == 1 for i in range(0, 120, 20))
 
 
 def test_gnu_time_report_is_read() -> None:

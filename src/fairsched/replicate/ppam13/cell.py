@@ -20,6 +20,7 @@ from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice
 from fairsched.errors import ConfigError
 from fairsched.replicate._online_windows import (
     TRACES,
+    PolicySpec,
     WindowsResult,
     load_traces,
     make_tasks,
@@ -43,7 +44,9 @@ class Config(ExperimentConfig):
 
     ``policies`` runs only these of the six policies (by role: ``"DIRECTCONTR"``, ``"RAND"``, ...; REF always
     runs, as their reference); empty = all six. A switch that changes one policy (DIRECTCONTR's reading) then
-    costs REF and that policy only, the others' windows being those of the run without the switch.
+    costs REF and that policy only, the others' windows being those of the run without the switch. An entry may
+    add parameters to its policy, ``"DIRECTCONTR update=printed"`` or ``"DIRECTCONTR machines=lowest"``: its rows
+    are labelled by the entry, so several readings of one policy share the window's REF run.
     """
 
     MODEL: ClassVar[str] = "replicate ppam13"
@@ -74,10 +77,11 @@ class Config(ExperimentConfig):
         check_int(self.first_window, "first_window", minimum=0)
         check_int(self.windows, "windows")
         check_config(self.replication())
-        unknown = [name for name in self.policies if name not in ROLES]
+        unknown = [entry for entry in self.policies if _parse(entry)[0] not in ROLES]
         if unknown or len(set(self.policies)) != len(self.policies):
             raise ConfigError(f"policies={list(self.policies)!r}: expected distinct names among {', '.join(ROLES)} "
-                              "(empty = all six)")
+                              "(empty = all six), each optionally followed by parameters, e.g. "
+                              "'DIRECTCONTR update=printed'")
 
     def replication(self) -> PPAM13Config:
         """The `PPAM13Config` of this cell's (table, trace, split) and switches."""
@@ -101,8 +105,13 @@ def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = No
     """Simulate the cell's windows (REF and the six policies) and measure Δψ/p_tot against REF."""
     (cell,) = window_cells(config.replication())
     if config.policies:
-        cell = replace(cell, policies=tuple(spec for spec in cell.policies
-                                            if spec.name == "ref" or _role(spec.label) in config.policies))
+        by_role = {_role(spec.label): spec for spec in cell.policies}
+        chosen = []
+        for entry in config.policies:
+            role, params = _parse(entry)
+            spec = by_role[role]
+            chosen.append(PolicySpec(entry, spec.name, spec.params + params) if params else spec)
+        cell = replace(cell, policies=(*chosen, by_role["REF"]))
     tasks = make_tasks([cell], {config.trace: _workload(config.traces_dir, config.trace)}, seed)[config.first_window:]
     records = []
     for done, task in enumerate(tasks):
@@ -118,6 +127,16 @@ def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = No
 def _role(label: str) -> str:
     """``"RAND (N=15)"`` -> ``"RAND"``: a policy's role in the tables, whatever its parameters."""
     return label.split(" ")[0]
+
+
+def _parse(entry: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``"DIRECTCONTR update=printed"`` -> ``("DIRECTCONTR", (("update", "printed"),))``; a malformed parameter
+    gives the role ``""`` (refused by `Config`)."""
+    role, *params = entry.split(" ")
+    pairs = tuple(tuple(param.split("=", 1)) for param in params if param)
+    if any(len(pair) != 2 or not all(pair) for pair in pairs):
+        return "", ()
+    return role, pairs  # type: ignore[return-value]
 
 
 @functools.lru_cache(maxsize=2)

@@ -6,11 +6,12 @@ average 100 windows of 5·10^5 s of LPC-EGEE and RICC.
 
 The 100-window variants run (``docs/replication/data/ppam13_variants_100``) already holds every window of the
 multinomial (`shipped`) and the three Zipf splits with DIRECTCONTR corrected, and of Zipf s = 1.4267 with
-DIRECTCONTR as printed. `MISSING` lists the other combinations, the best-ranked on 10 windows first. A reading of
-DIRECTCONTR changes DIRECTCONTR's schedule only, so a combination whose split already ran 100 windows runs REF and
-DIRECTCONTR alone (the cell model's ``policies``) and takes the five other policies' windows from its split's run;
-the random composition, never run on 100 windows, runs all six policies once (DIRECTCONTR corrected) and lends them
-to its two other readings.
+DIRECTCONTR as printed; `MISSING` lists the ten other combinations. A reading of DIRECTCONTR changes DIRECTCONTR's
+schedule only, so the missing readings of a split run as extra DIRECTCONTR entries of one cell (the cell model's
+``policies``, e.g. ``"DIRECTCONTR update=printed"``), which share the window's REF run, and take the five other
+policies' windows from the split's run with DIRECTCONTR corrected. The random composition, never run on 100
+windows, first runs all six policies (DIRECTCONTR corrected). `RUNS` orders the work: the composition, then the
+multinomial split (the best-ranked on 10 windows), then the Zipf exponents.
 
 `spec_text` writes the sweep spec (model ``fairsched.replicate.ppam13.cell``, 10 windows per cell, one ``[[zip]]``
 block in priority order), run with ``fairsched sweep SPEC --out STORE --workers 2``: a killed run loses at most the
@@ -37,25 +38,24 @@ import pandas as pd
 from fairsched.replicate.ppam13.split_dc import DIRECTCONTR_VARIANTS, SPLITS, fit
 from fairsched.scenario import DEFAULT_ZIPF_S
 
-__all__ = ["BASES", "FIT_FILE", "MISSING", "RUN_FILE", "STATUS_FILE", "WINDOWS", "WINDOWS_FILE", "collect",
-           "combination_windows", "fit100", "spec_text"]
+__all__ = ["BASES", "FIT_FILE", "MISSING", "READINGS", "RUNS", "RUN_FILE", "STATUS_FILE", "WINDOWS", "WINDOWS_FILE",
+           "collect", "combination_windows", "fit100", "run_combinations", "spec_text"]
 
 WINDOWS = 100
 CHUNK = 10  # windows per sweep cell
 TRACES = ("RICC", "LPC-EGEE")
-# Combinations still missing on 100 windows, in the order they run (10-window ranking, then the Zipf ones), and
-# the policies each runs: "" = all six.
-MISSING: tuple[tuple[str, str], ...] = (
-    ("composition / corrected", ""),
-    ("composition / lowest first", "DIRECTCONTR"),
-    ("composition / printed", "DIRECTCONTR"),
-    ("multinomial / lowest first", "DIRECTCONTR"),
-    ("multinomial / printed", "DIRECTCONTR"),
-    ("zipf s=1 / lowest first", "DIRECTCONTR"),
-    ("zipf s=1 / printed", "DIRECTCONTR"),
-    ("zipf s=1.4267 / lowest first", "DIRECTCONTR"),
-    ("zipf s=2 / lowest first", "DIRECTCONTR"),
-    ("zipf s=2 / printed", "DIRECTCONTR"),
+# The readings of DIRECTCONTR as extra entries of a cell's policies (`fairsched.replicate.ppam13.cell.Config`).
+READINGS = {"DIRECTCONTR machines=lowest": "lowest first", "DIRECTCONTR update=printed": "printed"}
+_BOTH = tuple(READINGS)
+# What runs on 100 windows, in order: (the combination giving the cells' switches, the policies each cell runs;
+# () = all six). An extra reading's rows count for "<split> / <reading>".
+RUNS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("composition / corrected", ()),
+    ("composition / corrected", _BOTH),
+    ("multinomial / corrected", _BOTH),
+    ("zipf s=1 / corrected", _BOTH),
+    ("zipf s=1.4267 / corrected", ("DIRECTCONTR machines=lowest",)),
+    ("zipf s=2 / corrected", _BOTH),
 )
 # Where a DIRECTCONTR-only combination takes its five other policies: the combination with DIRECTCONTR corrected.
 BASES = {split: f"{split} / corrected" for split, _ in SPLITS}
@@ -81,14 +81,27 @@ def combination_options(name: str) -> dict[str, object]:
     return options
 
 
-def spec_text(combinations: tuple[tuple[str, str], ...] = MISSING, *, windows: int = WINDOWS,
+def run_combinations(run: tuple[str, tuple[str, ...]]) -> dict[str, str]:
+    """A run of `RUNS` -> {row label: combination}: ``{"DIRECTCONTR update=printed": "multinomial / printed"}``,
+    or ``{"": "composition / corrected"}`` for a run of all six policies (every label)."""
+    name, policies = run
+    if not policies:
+        return {"": name}
+    split = name.split(" / ")[0]
+    return {entry: f"{split} / {READINGS[entry]}" for entry in policies}
+
+
+MISSING: tuple[str, ...] = tuple(combination for run in RUNS for combination in run_combinations(run).values())
+
+
+def spec_text(runs: tuple[tuple[str, tuple[str, ...]], ...] = RUNS, *, windows: int = WINDOWS,
               traces_dir: Path | None = None) -> str:
-    """The TOML sweep spec of `combinations` on the Table 2 windows, one ``[[zip]]`` row per cell (module
-    docstring); a combination's cells are consecutive, so the sweep finishes combinations in this order."""
+    """The TOML sweep spec of `runs` on the Table 2 windows, one ``[[zip]]`` row per cell (module docstring); a
+    run's cells are consecutive, so the sweep finishes runs in this order."""
     columns: dict[str, list[object]] = {key: [] for key in ("trace", "first-window", "split", "zipf-s",
                                                             "directcontr-update", "directcontr-machines",
                                                             "policies")}
-    for name, policies in combinations:
+    for name, policies in runs:
         options = combination_options(name)
         for trace in TRACES:
             for first in range(0, windows, CHUNK):
@@ -96,7 +109,7 @@ def spec_text(combinations: tuple[tuple[str, str], ...] = MISSING, *, windows: i
                                    ("zipf-s", float(options["zipf_s"])),
                                    ("directcontr-update", options["directcontr_update"]),
                                    ("directcontr-machines", options["directcontr_machines"]),
-                                   ("policies", [policies] if policies else [])):
+                                   ("policies", list(policies))):
                     columns[key].append(value)
     lines = ["# generated by fairsched.replicate.ppam13.split_dc100 (issue 24, item 1)", "[sweep]",
              'model = "fairsched.replicate.ppam13.cell"', "seeds = [0]", "[base]", 'table = "table2"',
@@ -109,28 +122,47 @@ def spec_text(combinations: tuple[tuple[str, str], ...] = MISSING, *, windows: i
 
 
 def _store_windows(store: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The store's finished rows as per-window records labelled by combination, and each combination's status
-    (cells done of its 20)."""
+    """The store's finished rows as per-window records labelled by combination (``variant``; an extra reading's
+    rows as ``DIRECTCONTR`` of its combination), and each combination's status (cells done of its run's 20)."""
     from fairsched.sweep.results import load_rows
 
     rows, manifest = load_rows(store)
-    names = {(split, float(zipf_s), update, machines): name for name, _ in MISSING
-             for split, zipf_s, update, machines in [tuple(combination_options(name)[key] for key in _DEFAULTS)]}
 
-    def name_of(point: dict[str, object]) -> str:
-        return names[(point["split"], float(point["zipf-s"]), point["directcontr-update"],
-                      point["directcontr-machines"])]
+    def run_of(point: dict[str, object]) -> tuple[str, tuple[str, ...]]:
+        key = (point["split"], float(point["zipf-s"]), point["directcontr-update"], point["directcontr-machines"],
+               tuple(point["policies"]))
+        return next(run for run in RUNS if key == (*_switches(run[0]), run[1]))
 
-    by_key = {cell["key"]: name_of(cell["point"]) for cell in manifest.cells}
-    total = pd.Series(by_key).value_counts()
-    frame = rows.assign(variant=rows["cell"].map(by_key)) if len(rows) else rows.assign(variant=[])
-    done = frame.drop_duplicates("cell")["variant"].value_counts() if len(frame) else pd.Series(dtype=int)
-    status = pd.DataFrame({"variant": [name for name, _ in MISSING]})
-    status = status.assign(cells_done=status["variant"].map(done).fillna(0).astype(int),
-                           cells=status["variant"].map(total).fillna(0).astype(int))
+    runs = {cell["key"]: run_of(cell["point"]) for cell in manifest.cells}
+    records = []
+    for key, frame in rows.groupby("cell", sort=False) if len(rows) else ():
+        labels = run_combinations(runs[key])
+        for row in frame.itertuples():
+            if "" in labels:
+                records.append({"variant": labels[""], "policy": row.policy, **_record(row)})
+            elif row.policy in labels:
+                records.append({"variant": labels[row.policy], "policy": "DIRECTCONTR", **_record(row)})
+            else:  # REF, once per combination of the run
+                records.extend({"variant": name, "policy": row.policy, **_record(row)} for name in labels.values())
+    done = rows.drop_duplicates("cell")["cell"].map(runs).value_counts() if len(rows) else pd.Series(dtype=int)
+    total = pd.Series(list(runs.values())).value_counts()
+    status = pd.DataFrame([{"variant": combination, "cells_done": int(done.get(run, 0)),
+                            "cells": int(total.get(run, 0))}
+                           for run in RUNS for combination in run_combinations(run).values()])
     status = status.assign(finished=status["cells_done"].eq(status["cells"]) & status["cells"].gt(0))
     columns = ["variant", "trace", "window", "policy", "start", "window_seed", "delta_psi", "p_tot", "ratio"]
-    return (frame.loc[:, columns] if len(frame) else pd.DataFrame(columns=columns)), status
+    return pd.DataFrame(records, columns=columns), status
+
+
+def _switches(name: str) -> tuple[object, ...]:
+    options = combination_options(name)
+    return (options["split"], float(options["zipf_s"]), options["directcontr_update"],
+            options["directcontr_machines"])
+
+
+def _record(row: object) -> dict[str, object]:
+    return {key: getattr(row, key) for key in ("trace", "window", "start", "window_seed", "delta_psi", "p_tot",
+                                               "ratio")}
 
 
 def _run100_windows(data: Path) -> pd.DataFrame:
@@ -151,15 +183,14 @@ def combination_windows(new: pd.DataFrame, finished: list[str], data: Path) -> p
                       new[["variant", "trace", "window", "policy", "ratio"]]], ignore_index=True)
     pool = pool[pool["policy"] != "REF"].assign(policy=lambda f: f["policy"].str.split(" ").str[0])
     parts = [pool[pool["variant"].isin(RUN100_NAMES.values())]]
-    own = dict(MISSING)
     available = set(RUN100_NAMES.values()) | set(finished)
     for name in finished:
         mine = pool[pool["variant"] == name]
-        if own[name]:
+        if set(mine["policy"]) == {"DIRECTCONTR"}:  # an extra reading: the other five from its split's run
             base = BASES[name.split(" / ")[0]]
             if base not in available:
                 continue
-            others = pool[(pool["variant"] == base) & ~pool["policy"].isin(own[name].split(","))]
+            others = pool[(pool["variant"] == base) & (pool["policy"] != "DIRECTCONTR")]
             mine = pd.concat([others.assign(variant=name), mine], ignore_index=True)
         parts.append(mine)
     return pd.concat(parts, ignore_index=True).sort_values(["variant", "trace", "policy", "window"],
@@ -175,10 +206,11 @@ def fit100(windows: pd.DataFrame) -> pd.DataFrame:
     return ranked.assign(windows=ranked["variant"].map(counts).astype(int))
 
 
-def collect(store: Path, out_dir: Path, data: Path, *, time_log: Path | None = None) -> pd.DataFrame:
+def collect(store: Path, out_dir: Path, data: Path, *, time_logs: tuple[Path, ...] = ()) -> pd.DataFrame:
     """Write `WINDOWS_FILE` (the store's windows of the finished combinations), `STATUS_FILE` and `FIT_FILE` (the
     fit of every combination with 100 windows) to `out_dir`, and ``ppam13_split_dc_100_run.csv`` (wall and CPU
-    seconds, from the GNU ``time -v`` report `time_log`) if given; return the fit."""
+    seconds summed over the GNU ``time -v`` reports `time_logs`, one per sweep process: a resumed sweep has
+    several) if given; return the fit."""
     from fairsched._io import atomic_write
 
     new, status = _store_windows(store)
@@ -193,9 +225,11 @@ def collect(store: Path, out_dir: Path, data: Path, *, time_log: Path | None = N
     ranking = fit100(combination_windows(new, finished, data))
     with atomic_write(out_dir / FIT_FILE) as handle:
         ranking.to_csv(handle, index=False, float_format="%.6g")
-    if time_log is not None:
+    if time_logs:
+        times = pd.DataFrame([gnu_time(path.read_text()) for path in time_logs]).sum()
         with atomic_write(out_dir / RUN_FILE) as handle:
-            pd.DataFrame([gnu_time(time_log.read_text())]).to_csv(handle, index=False, float_format="%.6g")
+            pd.DataFrame([{**times.to_dict(), "processes": len(time_logs)}]).to_csv(handle, index=False,
+                                                                                  float_format="%.6g")
     return ranking
 
 
@@ -226,12 +260,12 @@ def main(argv: list[str] | None = None) -> None:
     gather.add_argument("--store", type=Path, required=True)
     gather.add_argument("--out", type=Path, required=True)
     gather.add_argument("--data", type=Path, default=Path("docs/replication/data"))
-    gather.add_argument("--time-log", type=Path, default=None)
+    gather.add_argument("--time-log", type=Path, action="append", default=[])
     args = parser.parse_args(argv)
     if args.command == "spec":
         args.out.write_text(spec_text(traces_dir=args.traces), encoding="utf-8")
         return
-    ranking = collect(args.store, args.out, args.data, time_log=args.time_log)
+    ranking = collect(args.store, args.out, args.data, time_logs=tuple(args.time_log))
     sys.stdout.write(f"{ranking.to_string()}\n")
 
 
