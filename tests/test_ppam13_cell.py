@@ -100,5 +100,5 @@ def test_extra_readings_share_ref_and_equal_the_switched_cells(tiny_dir: Path) -
     plain = ppam13_cell.run(ppam13_cell.Config(**base), 2).rows()
     assert (extra[extra["policy"] == entries[0]]["delta_psi"].to_numpy()
             != plain[plain["policy"] == "DIRECTCONTR"]["delta_psi"].to_numpy()).any()
-    with pytest.raises(ConfigError, match="'DIRECTCONTR update'.*e.g. 'DIRECTCONTR update=printed'"):
+    with pytest.raises(ConfigError, match=r"'DIRECTCONTR update'.*e\.g\. 'DIRECTCONTR update=printed'"):
         ppam13_cell.Config(policies=("DIRECTCONTR update",))
