@@ -41,19 +41,21 @@ def _complete(data: Path) -> bool:
 def table_fit(data: Path) -> str:
     """The 15 combinations ranked by Σ |ln(ours / paper)| over PPAM'13 Table 2 and SPAA'13 §6.3.2 (18 means): by
     the 100-window fit when every combination has one, else by the 10-window fit with the 100-window one beside."""
-    short = _fit(data).set_index("variant")
-    long = _fit100(data).set_index("variant")
+    short, long = _fit(data), _fit100(data)
+    short_fit, short_rank = dict(zip(short["variant"], short["fit"], strict=True)), dict(
+        zip(short["variant"], short["rank"], strict=True))
+    long_fit = dict(zip(long["variant"], long["fit"], strict=True))
     if _complete(data):
         rows = [(int(r.rank), r.split, r.directcontr, fmt(r.fit, 2), fmt(r.fit_ppam, 2), fmt(r.fit_spaa, 2),
-                 fmt(r.fit_lpc, 2), fmt(r.fit_ricc, 2), r.worst, r.dc_ahead, fmt(short.loc[name, "fit"], 2),
-                 int(short.loc[name, "rank"])) for name, r in long.iterrows()]
+                 fmt(r.fit_lpc, 2), fmt(r.fit_ricc, 2), r.worst, r.dc_ahead, fmt(short_fit[r.variant], 2),
+                 int(short_rank[r.variant])) for r in long.itertuples()]
         return markdown_table(("rank", "split", "DIRECTCONTR", "fit, 100 windows (18 means)", "PPAM'13 T2 (12)",
                                "SPAA'13 (6)", "LPC-EGEE (9)", "RICC (9)", "furthest mean (ours / paper)",
                                "DIRECTCONTR < FAIRSHARE on", "fit, 10 windows", "rank, 10 windows"), rows,
                               "rllrrrrrllrr")
     rows = [(int(r.rank), r.split, r.directcontr, fmt(r.fit, 2),
-             fmt(long.loc[name, "fit"], 2) if name in long.index else "", fmt(r.fit_ppam, 2), fmt(r.fit_spaa, 2),
-             fmt(r.fit_lpc, 2), fmt(r.fit_ricc, 2), r.worst, r.dc_ahead) for name, r in short.iterrows()]
+             fmt(long_fit[r.variant], 2) if r.variant in long_fit else "", fmt(r.fit_ppam, 2), fmt(r.fit_spaa, 2),
+             fmt(r.fit_lpc, 2), fmt(r.fit_ricc, 2), r.worst, r.dc_ahead) for r in short.itertuples()]
     return markdown_table(("rank", "split", "DIRECTCONTR", "fit (18 means)", "fit, 100 windows",
                            "PPAM'13 T2 (12)", "SPAA'13 (6)", "LPC-EGEE (9)", "RICC (9)",
                            "furthest mean (ours / paper)", "DIRECTCONTR < FAIRSHARE on"), rows, "rllrrrrrrll")
@@ -115,10 +117,12 @@ def _coverage100(data: Path) -> str:
 
 def _run100(data: Path) -> str:
     """The long run's cells and time: ``the 200 cells of 10 windows, 4,000 s wall, 3,000 s CPU (user + sys)``."""
-    status = pd.read_csv(data / SPLIT_DC_100 / STATUS_FILE)
+    status = pd.read_csv(data / SPLIT_DC_100 / STATUS_FILE).drop_duplicates("run")  # a run's readings share cells
+    cells = f"{int(status['cells_done'].sum())} of its {int(status['cells'].sum())} cells of 10 windows"
+    if not (data / SPLIT_DC_100 / RUN100_FILE).exists():
+        return f"{cells} so far (run in progress)"
     run = pd.read_csv(data / SPLIT_DC_100 / RUN100_FILE).iloc[0]
-    return (f"{int(status['cells_done'].sum())} of its {int(status['cells'].sum())} cells of 10 windows, "
-            f"{fmt(run['wall_s'], 0)} s wall, {fmt(run['user_s'] + run['sys_s'], 0)} s CPU (user + sys)")
+    return (f"{cells}, {fmt(run['wall_s'], 0)} s wall, {fmt(run['user_s'] + run['sys_s'], 0)} s CPU (user + sys)")
 
 
 def _best100_with_next(data: Path) -> str:

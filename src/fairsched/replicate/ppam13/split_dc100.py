@@ -128,12 +128,13 @@ def _store_windows(store: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
     rows, manifest = load_rows(store)
 
-    def run_of(point: dict[str, object]) -> tuple[str, tuple[str, ...]]:
+    def run_of(point: dict[str, object]) -> tuple[str, tuple[str, ...]] | None:
         key = (point["split"], float(point["zipf-s"]), point["directcontr-update"], point["directcontr-machines"],
                tuple(point["policies"]))
-        return next(run for run in RUNS if key == (*_switches(run[0]), run[1]))
+        return next((run for run in RUNS if key == (*_switches(run[0]), run[1])), None)
 
-    runs = {cell["key"]: run_of(cell["point"]) for cell in manifest.cells}
+    runs = {cell["key"]: run for cell in manifest.cells if (run := run_of(cell["point"])) is not None}
+    rows = rows[rows["cell"].isin(runs)]  # a store of an older spec may hold other cells
     records = []
     for key, frame in rows.groupby("cell", sort=False) if len(rows) else ():
         labels = run_combinations(runs[key])
@@ -146,9 +147,9 @@ def _store_windows(store: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
                 records.extend({"variant": name, "policy": row.policy, **_record(row)} for name in labels.values())
     done = rows.drop_duplicates("cell")["cell"].map(runs).value_counts() if len(rows) else pd.Series(dtype=int)
     total = pd.Series(list(runs.values())).value_counts()
-    status = pd.DataFrame([{"variant": combination, "cells_done": int(done.get(run, 0)),
+    status = pd.DataFrame([{"run": number, "variant": combination, "cells_done": int(done.get(run, 0)),
                             "cells": int(total.get(run, 0))}
-                           for run in RUNS for combination in run_combinations(run).values()])
+                           for number, run in enumerate(RUNS) for combination in run_combinations(run).values()])
     status = status.assign(finished=status["cells_done"].eq(status["cells"]) & status["cells"].gt(0))
     columns = ["variant", "trace", "window", "policy", "start", "window_seed", "delta_psi", "p_tot", "ratio"]
     return pd.DataFrame(records, columns=columns), status
