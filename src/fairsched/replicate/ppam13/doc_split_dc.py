@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairsched.replicate._doc_format import Renderer, fmt, markdown_table
-from fairsched.replicate.ppam13.doc import QUICK, read_variants, variants_markdown
+from fairsched.replicate.ppam13.doc import QUICK, number_text, read_variants, variants_markdown
 from fairsched.replicate.ppam13.paper import PAPER
 from fairsched.replicate.ppam13.split_dc import FIT_FILE, GRID
 from fairsched.replicate.ppam13.split_dc100 import FIT_FILE as FIT100_FILE
@@ -67,14 +67,20 @@ def table_means100(data: Path) -> str:
     windows = combination_windows(_new_windows(data), _finished(data), data)
     order = _fit100(data)["variant"].tolist()
     means = windows.groupby(["trace", "variant", "policy"])["ratio"].mean()
+    wide = windows[windows["policy"].isin(["DIRECTCONTR", "FAIRSHARE"])].pivot_table(
+        index=["trace", "variant", "window"], columns="policy", values="ratio")
+    fairer = (wide["DIRECTCONTR"] < wide["FAIRSHARE"]).groupby(level=["trace", "variant"]).sum()
+    behind = (wide["DIRECTCONTR"] > wide["FAIRSHARE"]).groupby(level=["trace", "variant"]).sum()
     paper = {(trace, label.split(" ")[0]): mean for (table, trace), values in PAPER.items() if table == "table2"
              for label, (mean, _) in values}
     blocks = []
     for trace in ("LPC-EGEE", "RICC"):
-        rows = [("paper", *(fmt(paper[(trace, role)], 0) for role in ROLES))]
-        rows += [(name, *(f"{means[(trace, name, role)]:.4g}" for role in ROLES)) for name in order]
-        blocks.append(f"**table2, {trace}** — mean Δψ/p_tot (s) over 100 windows\n\n"
-                      + markdown_table(("combination", *ROLES), rows))
+        rows = [("paper", *(number_text(paper[(trace, role)]) for role in ROLES), "")]
+        rows += [(name, *(number_text(means[(trace, name, role)]) for role in ROLES),
+                  f"{int(fairer[(trace, name)])} / {int(behind[(trace, name)])}") for name in order]
+        blocks.append(f"**table2, {trace}** — mean Δψ/p_tot (s) over 100 windows; last column: windows where "
+                      "DIRECTCONTR is fairer / less fair than FAIRSHARE\n\n"
+                      + markdown_table(("combination", *ROLES, "DC vs FS"), rows))
     return "\n".join(blocks)
 
 
