@@ -123,3 +123,21 @@ def test_shipped_fit_file_is_the_fit_of_the_shipped_windows(shipped: tuple[pd.Da
     stored = pd.read_csv(DATA / "ppam13_split_dc_100" / FIT_FILE)
     assert ranking["variant"].tolist() == stored["variant"].tolist()
     np.testing.assert_allclose(ranking["fit"], stored["fit"], rtol=1e-5)
+
+
+def test_a_changed_window_makes_the_100_window_means_stale(tmp_path: Path) -> None:
+    """The 100-window means table of docs/replication/ppam13.md follows the shipped windows."""
+    import gzip
+    import shutil
+
+    from fairsched.replicate._doc_tables import stale_blocks
+
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    path = data / "ppam13_split_dc_100" / WINDOWS_FILE
+    new = pd.read_csv(path)
+    new.loc[new["policy"] == "DIRECTCONTR", "ratio"] += 1000.0
+    path.write_bytes(gzip.compress(new.to_csv(index=False).encode("utf-8"), mtime=0))
+    text = (DATA.parent / "ppam13.md").read_text(encoding="utf-8")
+    assert stale_blocks(text, DATA) == []
+    assert stale_blocks(text, data) == ["ppam13-split-dc-means-100"]
