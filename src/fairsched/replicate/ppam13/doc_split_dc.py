@@ -158,6 +158,27 @@ def _ten_vs_hundred(data: Path) -> str:
     return f"ρ = {rho:.2f} over {len(both)} combinations"
 
 
+def _ten_over_hundred(data: Path) -> str:
+    """The 10-window fit over the 100-window fit of the same combination, lowest to highest: ``1.9 to 3.2``."""
+    both = _fit100(data)[["variant", "fit"]].merge(_fit(data)[["variant", "fit"]], on="variant",
+                                                   suffixes=("_100", "_10"))
+    ratio = both["fit_10"] / both["fit_100"]
+    return f"{ratio.min():.1f} to {ratio.max():.1f}"
+
+
+def _spread100(data: Path) -> str:
+    """On 100 windows, how far the reading of DIRECTCONTR moves a split's fit (largest range among the splits with
+    two readings or more) against the range of the splits' best fits: ``at most 0.47; the splits' best: 2.68``."""
+    fit = _fit100(data)
+    readings = fit.groupby("split")["fit"].agg(["min", "max", "size"])
+    several = readings[readings["size"] >= 2]
+    within = (several["max"] - several["min"]).max() if len(several) else float("nan")
+    best = readings["min"]
+    return (f"the reading of DIRECTCONTR moves a split's fit by at most {fmt(within, 2)} (over the "
+            f"{len(several)} splits with two readings or more), the split moves the best fit by "
+            f"{fmt(best.max() - best.min(), 2)}")
+
+
 def _by(column: str, windows: int = 10) -> Renderer:
     """The best fit of each value of `column` (split or DIRECTCONTR variant) on 10 or 100 windows:
     ``multinomial 4.1, zipf s=2 3.4``."""
@@ -232,4 +253,5 @@ VALUES = {"ppam13-split-dc-best": _best, "ppam13-split-dc-by-split": _by("split"
           "ppam13-split-dc-100-best": _best100_with_next, "ppam13-split-dc-100-by-split": _by("split", 100),
           "ppam13-split-dc-100-by-dc": _by("directcontr", 100),
           "ppam13-split-dc-100-dc-ahead": partial(_dc_ahead_splits, windows=100),
-          "ppam13-split-dc-100-best-headline": _best100_headline, "ppam13-split-dc-10-vs-100": _ten_vs_hundred}
+          "ppam13-split-dc-100-best-headline": _best100_headline, "ppam13-split-dc-10-vs-100": _ten_vs_hundred,
+          "ppam13-split-dc-10-over-100": _ten_over_hundred, "ppam13-split-dc-100-spread": _spread100}
