@@ -1,6 +1,8 @@
 """The split × DIRECTCONTR ranking of docs/replication/ppam13.md and the "jobs instead of users" row, rendered from
-``docs/replication/data/ppam13_split_dc`` (``python -m fairsched.replicate.ppam13.split_dc``) and from the quick
-grid (``ppam13_variants_quick``)."""
+``docs/replication/data/ppam13_split_dc`` (10 windows, ``python -m fairsched.replicate.ppam13.split_dc``),
+``ppam13_split_dc_100`` (100 windows: the fit, the status of each combination, the new windows and the run time,
+``python -m fairsched.replicate.ppam13.split_dc100 collect``, with ``ppam13_variants_100``'s windows for the five
+combinations that run holds) and from the quick grid (``ppam13_variants_quick``)."""
 
 from __future__ import annotations
 
