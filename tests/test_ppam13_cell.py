@@ -65,3 +65,40 @@ def test_directcontr_machine_order_switch_changes_only_directcontr(tiny_dir: Pat
     others = random["policy"] != "DIRECTCONTR"
     pd.testing.assert_frame_equal(random[others], lowest[others])
     assert random.loc[~others, "delta_psi"].tolist() != lowest.loc[~others, "delta_psi"].tolist()
+
+
+def test_a_cell_of_some_policies_gives_their_rows_of_the_full_cell(tiny_dir: Path) -> None:
+    """``policies=("DIRECTCONTR",)`` runs REF and DIRECTCONTR only, with exactly the full cell's numbers for them
+    (what the 100-window split × DIRECTCONTR grid relies on to reuse the other policies' windows)."""
+    base = dict(table="table2", traces_dir=tiny_dir, windows=3, split="zipf", directcontr_update="printed")
+    full = ppam13_cell.run(ppam13_cell.Config(**base), 2).rows()
+    some = ppam13_cell.run(ppam13_cell.Config(**base, policies=("DIRECTCONTR",)), 2).rows()
+    assert set(full["policy"]) == {"ROUNDROBIN", "RAND (N=15)", "DIRECTCONTR", "FAIRSHARE", "UTFAIRSHARE",
+                                   "CURRFAIRSHARE", "REF"}
+    assert sorted(set(some["policy"])) == ["DIRECTCONTR", "REF"] and len(some) == 2 * 3
+    kept = full[full["policy"].isin(["DIRECTCONTR", "REF"])].reset_index(drop=True)
+    columns = ["window", "policy", "start", "window_seed", "delta_psi", "p_tot", "ratio"]
+    pd.testing.assert_frame_equal(some[columns].reset_index(drop=True), kept[columns])
+    assert kept.loc[kept["policy"] == "DIRECTCONTR", "delta_psi"].gt(0).any()
+    with pytest.raises(ConfigError, match="policies=\\['REF'\\]: expected distinct names among ROUNDROBIN"):
+        ppam13_cell.Config(policies=("REF",))
+
+
+def test_extra_readings_share_ref_and_equal_the_switched_cells(tiny_dir: Path) -> None:
+    """``"DIRECTCONTR update=printed"`` in a cell's policies gives the rows of DIRECTCONTR in the cell switched to
+    the printed lines 15–16 (and likewise for the machine order), labelled by the entry, beside one REF."""
+    base = dict(table="table2", traces_dir=tiny_dir, windows=3, split="uniform")
+    entries = ("DIRECTCONTR machines=lowest", "DIRECTCONTR update=printed")
+    extra = ppam13_cell.run(ppam13_cell.Config(**base, policies=entries), 2).rows()
+    assert extra["policy"].tolist() == [*entries, "REF"] * 3
+    columns = ["window", "delta_psi", "p_tot", "ratio"]
+    for entry, switch in zip(entries, ({"directcontr_machines": "lowest"}, {"directcontr_update": "printed"}),
+                             strict=True):
+        switched = ppam13_cell.run(ppam13_cell.Config(**base, **switch), 2).rows()
+        expected = switched[switched["policy"] == "DIRECTCONTR"][columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(extra[extra["policy"] == entry][columns].reset_index(drop=True), expected)
+    plain = ppam13_cell.run(ppam13_cell.Config(**base), 2).rows()
+    assert (extra[extra["policy"] == entries[0]]["delta_psi"].to_numpy()
+            != plain[plain["policy"] == "DIRECTCONTR"]["delta_psi"].to_numpy()).any()
+    with pytest.raises(ConfigError, match=r"'DIRECTCONTR update'.*e\.g\. 'DIRECTCONTR update=printed'"):
+        ppam13_cell.Config(policies=("DIRECTCONTR update",))

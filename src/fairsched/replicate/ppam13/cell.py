@@ -12,13 +12,15 @@ contract; ``run(config, seed)`` takes the replication's one seed; ``CellResult.r
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, check_choice, check_int
+from fairsched.errors import ConfigError
 from fairsched.replicate._online_windows import (
     TRACES,
+    PolicySpec,
     WindowsResult,
     load_traces,
     make_tasks,
@@ -29,14 +31,23 @@ from fairsched.replicate.ppam13.paper import SWITCHES, TABLES, PPAM13Config, che
 from fairsched.replicate.ppam13.paper import cells as window_cells
 from fairsched.scenario import DEFAULT_ZIPF_S
 
-__all__ = ["CellResult", "Config", "run"]
+__all__ = ["ROLES", "CellResult", "Config", "run"]
+
+ROLES = ("ROUNDROBIN", "RAND", "DIRECTCONTR", "FAIRSHARE", "UTFAIRSHARE", "CURRFAIRSHARE")  # the tables' rows
 
 
 
 @dataclass(frozen=True)
 class Config(ExperimentConfig):
     """Windows ``first_window .. first_window + windows - 1`` of one PPAM'13 (table, trace, split), with the
-    ablation switches of `fairsched.replicate.ppam13.PPAM13Config` (same names, same defaults)."""
+    ablation switches of `fairsched.replicate.ppam13.PPAM13Config` (same names, same defaults).
+
+    ``policies`` runs only these of the six policies (by role: ``"DIRECTCONTR"``, ``"RAND"``, ...; REF always
+    runs, as their reference); empty = all six. A switch that changes one policy (DIRECTCONTR's reading) then
+    costs REF and that policy only, the others' windows being those of the run without the switch. An entry may
+    add parameters to its policy, ``"DIRECTCONTR update=printed"`` or ``"DIRECTCONTR machines=lowest"``: its rows
+    are labelled by the entry, so several readings of one policy share the window's REF run.
+    """
 
     MODEL: ClassVar[str] = "replicate ppam13"
     PATH_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -58,6 +69,7 @@ class Config(ExperimentConfig):
     granularity: int = 1
     parallel_jobs: Literal["copies", "serial", "skip"] = "copies"
     directcontr_machines: Literal["random", "lowest"] = "random"
+    policies: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_choice(self.table, "table", TABLES)
@@ -65,6 +77,11 @@ class Config(ExperimentConfig):
         check_int(self.first_window, "first_window", minimum=0)
         check_int(self.windows, "windows")
         check_config(self.replication())
+        unknown = [entry for entry in self.policies if _parse(entry)[0] not in ROLES]
+        if unknown or len(set(self.policies)) != len(self.policies):
+            raise ConfigError(f"policies={list(self.policies)!r}: expected distinct names among {', '.join(ROLES)} "
+                              "(empty = all six), each optionally followed by parameters, e.g. "
+                              "'DIRECTCONTR update=printed'")
 
     def replication(self) -> PPAM13Config:
         """The `PPAM13Config` of this cell's (table, trace, split) and switches."""
@@ -87,6 +104,14 @@ CellResult = WindowsResult  # one record per (window, policy), in window order
 def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = None) -> CellResult:
     """Simulate the cell's windows (REF and the six policies) and measure Δψ/p_tot against REF."""
     (cell,) = window_cells(config.replication())
+    if config.policies:
+        by_role = {_role(spec.label): spec for spec in cell.policies}
+        chosen = []
+        for entry in config.policies:
+            role, params = _parse(entry)
+            spec = by_role[role]
+            chosen.append(PolicySpec(entry, spec.name, spec.params + params) if params else spec)
+        cell = replace(cell, policies=(*chosen, by_role["REF"]))
     tasks = make_tasks([cell], {config.trace: _workload(config.traces_dir, config.trace)}, seed)[config.first_window:]
     records = []
     for done, task in enumerate(tasks):
@@ -97,6 +122,21 @@ def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = No
                      "window_seed": record["seed"], "delta_psi": record["delta_psi"], "p_tot": record["p_tot"],
                      "ratio": record["ratio"]} for record in run_window(task)]
     return CellResult(config=config, seed=seed, records=records)
+
+
+def _role(label: str) -> str:
+    """``"RAND (N=15)"`` -> ``"RAND"``: a policy's role in the tables, whatever its parameters."""
+    return label.split(" ")[0]
+
+
+def _parse(entry: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``"DIRECTCONTR update=printed"`` -> ``("DIRECTCONTR", (("update", "printed"),))``; a malformed parameter
+    gives the role ``""`` (refused by `Config`)."""
+    role, *params = entry.split(" ")
+    pairs = tuple(tuple(param.split("=", 1)) for param in params if param)
+    if any(len(pair) != 2 or not all(pair) for pair in pairs):
+        return "", ()
+    return role, pairs  # type: ignore[return-value]
 
 
 @functools.lru_cache(maxsize=2)
