@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from fairsched.openshop import OpenShopInstance, evaluate_permutation, evaluate_task_order, run_online, solve
-from fairsched.openshop.generate import random_instance
+from fairsched.openshop.generate import google_like_instance, random_instance
 from fairsched.openshop.metrics import lexicographically_fairer
 from fairsched.openshop.online import DELTA0_S
 from fairsched.openshop.policies.exact import brute_force, lexicographic_milp
@@ -70,20 +70,8 @@ def best_of(repeat: int, run: Callable[[], object]) -> tuple[float, float]:
 
 
 def heavy_instance(n_jobs: int, n_machines: int, tasks_per_job: float, seed: int) -> OpenShopInstance:
-    """Sparse Google-like instance: job j has k_j tasks on distinct machines drawn uniformly, k_j log-normal
-    (σ = 1.2, mean `tasks_per_job`, rounded up, capped at m), p_ij log-normal (median 100, σ = 1.5), priorities
-    1..10."""
-    rng = np.random.default_rng(seed)
-    sigma = 1.2
-    k = np.ceil(rng.lognormal(np.log(tasks_per_job) - sigma**2 / 2, sigma, n_jobs))
-    k = np.clip(k, 1, n_machines).astype(np.int64)
-    rank = np.argsort(np.argsort(rng.random((n_jobs, n_machines)), axis=1), axis=1)
-    _, machines = np.nonzero(rank < k[:, None])  # row-major: by job, machines increasing (the CSR order)
-    times = np.ceil(rng.lognormal(np.log(100.0), 1.5, machines.size)).astype(np.int64)
-    indptr = np.zeros(n_jobs + 1, dtype=np.int64)
-    np.cumsum(k, out=indptr[1:])
-    return OpenShopInstance.from_tasks(n_machines, indptr, machines, times,
-                                       priority=rng.integers(1, 11, n_jobs).astype(np.float64))
+    """Sparse Google-like instance (`fairsched.openshop.generate.google_like_instance`)."""
+    return google_like_instance(n_jobs, n_machines, tasks_per_job, seed)
 
 
 def describe(instance: OpenShopInstance) -> dict:

@@ -330,7 +330,51 @@ def cli(data_dir: Path, name: str = "cli") -> str:
     return markdown_table(header, rows) + measured(record)
 
 
+def conservative(data_dir: Path) -> str:
+    """`bench_conservative.py`: conservative against EASY on the whole CTC-SP2 (fair start times and resource
+    equality), the incremental re-planning against the full re-plan, the OSC grid estimate and the whole process
+    beside the floor. CPU times only (user + system)."""
+    record = load(data_dir, "conservative")
+    result = record["result"]
+    text = ""
+    runs = result.get("unfairness", {}).get("results", [])
+    if runs:
+        easy = next(r for r in runs if r["backfill"] == "easy")["total_cpu_s"]
+        rows = [(f"fcfs × {r['backfill']}", f"{r['jobs']:,}", fmt(r["simulate_cpu_s"], 2), fmt(r["strict_cpu_s"], 1),
+                 fmt(r["relaxed_cpu_s"], 1), fmt(r["re_cpu_s"], 3), fmt(r["total_cpu_s"], 1),
+                 f"{r['total_cpu_s'] / easy:.1f}×") for r in runs]
+        text += "Whole CTC-SP2, every job, CPU seconds (user + system):\n\n" + markdown_table(
+            ("policy", "jobs", "simulation", "strict FST", "relaxed FST", "RE", "FST + RE", "/ EASY"), rows,
+            align="lrrrrrrr")
+    twin = result["twin"]
+    text += (f"\nStrict fair start times of the first {twin['jobs']:,} jobs under conservative: "
+             f"{fmt(twin['incremental_cpu_s'], 2)} s CPU with the incremental re-planning, "
+             f"{fmt(twin['full_replan_cpu_s'], 2)} s with the full re-plan "
+             f"({twin['full_replan_cpu_s'] / twin['incremental_cpu_s']:.1f}× faster, same fair start times).\n")
+    osc = result["osc"]
+    if "skipped" not in osc:
+        text += (f"\nOSC at 90 %, first {osc['jobs']:,} jobs: strict what-ifs {fmt(osc['strict_cpu_s'], 1)} s CPU for "
+                 f"W = {sci(osc['work'])}, i.e. {fmt(osc['ns_per_work'], 0)} ns per unit of W. The JSSPP'05 OSC grid "
+                 f"(ΣW = {sci(osc['grid_work'])}, relaxed = {osc['relaxed_ratio']:g} × strict) predicts "
+                 f"{fmt(osc['grid_cpu_s'] / 3600, 2)} CPU hours: {fmt(osc['grid_minutes_on_2_cores'], 0)} minutes "
+                 "on 2 cores.\n")
+    process = result["process"]
+    if "skipped" not in process:
+        floor = process["floor"]
+        rows = [(f"`{c['command']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
+                 fmt(c["cpu_s"] - floor["cpu_s"], 2) + " s") for c in process["cases"]]
+        rows.append((f"floor: `{floor['command']}`", fmt(floor["cpu_s"], 2) + " s", fmt(floor["wall_s"], 2) + " s",
+                     ""))
+        text += (f"\nWhole process on a {process['log']} log, best of {process['repeat']}:\n\n"
+                 + markdown_table(("process", "CPU", "wall", "CPU above the floor"), rows))
+        skipped = [f"{p['peer']} ({p['skipped']})" for p in process["peers"] if "skipped" in p]
+        if skipped:
+            text += "\nPeers not run: " + "; ".join(skipped) + ".\n"
+    return text + measured(record)
+
+
 TABLES: dict[str, Callable[[Path], str]] = {
+    "perf-conservative": conservative,
     "perf-ref": ref,
     "perf-online": online,
     "perf-audit": audit,

@@ -156,7 +156,7 @@ def test_lpc_egee_runs_142_cpus_at_once_against_maxprocs_140():
     workload = read_swf(trace_path("LPC-EGEE-2004-1.2-cln.swf.gz"))
     recorded = audit_log.recorded_jobs(workload, "swf", org_by="queue")
     assert recorded.max_procs == 140
-    owner = audit_log.ownership(recorded, "equal", 140)
+    owner = audit_log.ownership(recorded, {o: 1.0 for o in recorded.orgs}, "equal shares", 140)
     excess = owner.excess
     assert owner.n_cpus == 142 and owner.cpus.sum() == 142
     ran = recorded.started & (recorded.column("run") > 0)

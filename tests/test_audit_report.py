@@ -22,4 +22,4 @@ def test_micro_cluster_report_renders_in_chromium(tmp_path: Path) -> None:
     assert shot.shape[0] > 500 and shot.shape[1] > 500
     dark = (shot.sum(axis=2) < 200).mean()                          # the verdict, headings, table borders
     assert dark > 0.001 and shot.std() > 10                         # not blank, not one colour
-    assert text.count('src="data:image/png;base64,') == 5           # the figures are inline
+    assert text.count('src="data:image/png;base64,') == 6           # the figures are inline

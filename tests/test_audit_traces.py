@@ -34,7 +34,7 @@ def test_every_pwa_trace_audits_with_exact_efficiency(tmp_path: Path, name: str)
     first = int(jobs["submit_time"].min())
     jobs = jobs[jobs["submit_time"] < first + WINDOW]
     org_by, column = ("group", "group_id") if (jobs["group_id"] >= 0).any() else ("user", "user_id")
-    keys = [("(none)" if k < 0 else str(k)) for k in dict.fromkeys(jobs[column].tolist())]
+    keys = [str(k) for k in dict.fromkeys(jobs[column].tolist())]  # SWF "no user" is -1, as in the trace
     org_map = tmp_path / "orgs.csv"
     org_map.write_text("key,org\n" + "".join(f"{k},o{i % N_ORGS}\n" for i, k in enumerate(keys)))
     n_orgs = min(N_ORGS, len(keys))

@@ -16,6 +16,7 @@ import pytest
 
 from fairsched.backfill import jobs_from_workload, simulate
 from fairsched.backfill.metrics import summary
+from fairsched.backfill.policies.conservative import FULL_REPLAN
 from fairsched.backfill.validate import check_backfill_schedule
 from fairsched.workload.swf import read_swf
 
@@ -60,6 +61,9 @@ def test_engine_reproduces_pyss_job_for_job(case: str, policy: str) -> None:
                               f"{schedule['start'].to_numpy()[differ[:5]].tolist()}, pyss "
                               f"{oracle['start'].to_numpy()[differ[:5]].tolist()}")
     assert check_backfill_schedule(schedule, jobs, order="fcfs", backfill=POLICIES[policy]) == []
+    if policy == "cons":  # the slow twin of the incremental re-planning too (tests/test_backfill_incremental.py)
+        full = simulate(jobs, order="fcfs", backfill=FULL_REPLAN).schedule["start"].to_numpy()
+        np.testing.assert_array_equal(full, oracle["start"].to_numpy())
     mean_wait, mean_bsld, last_end = README_SUMMARY[(case, policy)]
     figures = summary(schedule, jobs.n_processors)
     assert round(figures["mean_wait"], 2) == mean_wait

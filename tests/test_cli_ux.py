@@ -205,8 +205,8 @@ def test_a_wrong_split_fails_before_the_trace_is_read(tmp_path: Path, capsys: py
     absent = tmp_path / "absent.swf"
     code, out, err = run_main(["compare", "--trace", str(absent), "--split", "zipff"], capsys)
     assert (code, out) == (2, "")
-    assert err == ("error: --split 'zipff': expected one of even, uniform, zipf or comma-separated machine counts, "
-                   "one per organization (e.g. '1,2,1')\n")
+    assert err == ("error: --split 'zipff': expected one of even, uniform, composition, zipf or comma-separated "
+                   "machine counts, one per organization (e.g. '1,2,1')\n")
     config = online_experiment.Config(split=" 1, 2,1 ", orgs=3)
     assert (config.split, config.split.kind, config.split.counts) == ("1,2,1", "counts", (1, 2, 1))
     assert online_experiment.Config(split="Even").split.kind == "even"

@@ -5,7 +5,11 @@
   (``../shared/traces/X``, ``~/.cache/fairsched/traces/X``) becomes a 60-job SWF file, the embedded workload gets a
   short window, and ``fairsched trace fetch`` reads from a cache holding the real file (skipped without
   ../shared/traces). ``make`` lines only check that the Makefile has the target (``make test`` runs this test).
-* Every ```python block of README.md runs, with the same substitutions.
+  Each command must exit 0 and do what it says (`output_problems`): print something (on stdout, or into the file
+  ``> FILE`` redirects it to), with no traceback and no Python warning; with ``--json``, print exactly one JSON
+  document; write every file it names (``--out DIR``: a directory holding ``report.json`` and no empty file;
+  ``--plot FILE``; ``> FILE``), none of them empty.
+* Every ```python block of README.md runs, with the same substitutions, prints something, and warns nothing.
 * Every synopsis line (``fairsched ...`` in a plain fenced block) names a command that exists, and each of its
   ``--flags`` is an option of that command.
 * Every ```python block of docs/replication/*.md (runs too long to execute here) is a script that would start: it
@@ -19,9 +23,11 @@ from __future__ import annotations
 import ast
 import builtins
 import importlib
+import json
 import re
 import shlex
 import shutil
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +43,9 @@ REPLICATION_DOCS = tuple(sorted((ROOT / "docs" / "replication").glob("*.md")))
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 _TRACE_PATH = re.compile(r"(?:\.\./shared/traces|~/\.cache/fairsched/traces)/[\w.-]+")
 SYNTHETIC_WINDOW = ["--window-length", "100000"]  # the embedded workload spans ~2.6e6 s; 1e5 s keeps it quick
+OUTPUT_OPTIONS = ("--out", "--plot")  # options whose value is a file or directory the command writes
+# What Python shows a user by default is a warning the docs must not produce; these categories it hides.
+_HIDDEN_WARNINGS = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
 
 
 def fenced_blocks(path: Path) -> Iterator[tuple[str, str, int]]:
@@ -101,13 +110,71 @@ def test_documented_command_runs(where: str, command: str, tmp_path: Path, monke
     args = _small_inputs(command, swf)
     if args[:2] == ["trace", "fetch"]:
         args = _offline_fetch(args, tmp_path)
-    code, out, err = run_main(args, capsys)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code, out, err = run_main(args, capsys)
     assert code == 0, f"{where}: {command}\n{err}"
     if redirect is not None:
         (tmp_path / redirect).write_text(out)
-    if "--out" in args:
-        out_dir = tmp_path / args[args.index("--out") + 1]
-        assert (out_dir / "report.json").is_file(), f"{where}: {command} wrote no report.json"
+    problems = output_problems(args, out, err, shown_warnings(caught), tmp_path, redirect)
+    assert not problems, f"{where}: {command}\n" + "\n".join(problems)
+
+
+def shown_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
+    """The warnings a user would see (Python's default filters hide the `_HIDDEN_WARNINGS` of other packages)."""
+    return [f"{w.category.__name__}: {w.message} ({Path(w.filename).name}:{w.lineno})" for w in caught
+            if not issubclass(w.category, _HIDDEN_WARNINGS) or "fairsched" in Path(w.filename).parts]
+
+
+def output_problems(args: list[str], out: str, err: str, warned: list[str], cwd: Path,
+                    redirect: str | None = None) -> list[str]:
+    """What is wrong with a documented command's run (module docstring); empty when nothing is.
+
+    `args` are the command's arguments after ``fairsched``, `out` and `err` what it printed, `warned` the Python
+    warnings it raised, `cwd` where it ran, `redirect` the file its stdout went to (``> FILE``), if any.
+    """
+    problems = [f"Python warning: {message}" for message in warned]
+    for stream, text in (("stdout", out), ("stderr", err)):
+        problems += [f"{stream} shows a {word}" for word in ("Traceback", "Warning") if word in text]
+    if not out.strip():
+        problems.append("prints nothing" + (f" into {redirect}" if redirect else ""))
+    if "--json" in args:
+        try:
+            if not isinstance(json.loads(out), dict):
+                problems.append("--json: the document is not a JSON object")
+        except json.JSONDecodeError as exc:
+            problems.append(f"--json: stdout is not one JSON document ({exc})")
+    named = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in OUTPUT_OPTIONS]
+    out_dir = args[args.index("--out") + 1] if "--out" in args[:-1] else None
+    for name in [*named, *([redirect] if redirect else [])]:
+        path = cwd / name
+        if not path.exists():
+            problems.append(f"{name} was not written")
+        elif path.is_dir():
+            empty = sorted(str(p.relative_to(path)) for p in path.rglob("*") if p.is_file() and not p.stat().st_size)
+            problems += [f"{name}/{file} is empty" for file in empty]
+            if name == out_dir and not (path / "report.json").is_file():
+                problems.append(f"{name} holds no report.json")
+        elif not path.stat().st_size:
+            problems.append(f"{name} is empty")
+    return problems
+
+
+def test_output_check_can_fail(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "summary.csv").write_text("")
+    args = ["compare", "--json", "--out", "out", "--plot", "fig.png"]
+    assert output_problems(args, "{\"a\": 1}\n{}", "Traceback (most recent call last):", ["UserWarning: x"],
+                           tmp_path) == [
+        "Python warning: UserWarning: x", "stderr shows a Traceback",
+        "--json: stdout is not one JSON document (Extra data: line 2 column 1 (char 9))",
+        "out/summary.csv is empty", "out holds no report.json", "fig.png was not written"]
+    assert output_problems(["trace", "info", "x"], " \n", "RuntimeWarning: overflow", [], tmp_path) == [
+        "stderr shows a Warning", "prints nothing"]
+    (tmp_path / "out" / "summary.csv").write_text("policy\n")
+    (tmp_path / "out" / "report.json").write_text("{}")
+    (tmp_path / "fig.png").write_bytes(b"png")
+    assert output_problems(args, "{\"a\": 1}", "", [], tmp_path) == []
 
 
 def _offline_fetch(args: list[str], tmp_path: Path) -> list[str]:
@@ -131,8 +198,11 @@ def test_documented_python_runs(where: str, block: str, tmp_path: Path, monkeypa
                                 capsys: pytest.CaptureFixture[str]) -> None:
     swf = small_swf(tmp_path / "small.swf")
     monkeypatch.chdir(tmp_path)
-    exec(compile(_TRACE_PATH.sub(str(swf), block), where, "exec"), {"__name__": "__docs__"})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exec(compile(_TRACE_PATH.sub(str(swf), block), where, "exec"), {"__name__": "__docs__"})
     assert capsys.readouterr().out.strip(), f"{where}: the example prints nothing"
+    assert not shown_warnings(caught), f"{where}: the example warns: {shown_warnings(caught)}"
 
 
 # ------------------------------------------------------------------------------------------------ replication scripts

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.replicate.networking20.ablations import Variant, _subset, run_variants, slice_report, theorem3_table
@@ -56,3 +59,21 @@ def test_slice_report_accounts_for_every_job() -> None:
     assert values["parts"] == 2
     by_priority = values[values.index.str.startswith("jobs of priority ")]
     assert by_priority.sum() == rows.loc["kept", "jobs"]
+
+
+def test_synthetic_variant_has_the_paper_shape(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The ``synthetic`` group: a `google_like_instance` (small here), arrivals spread so that the busiest machine's
+    work is 1.8 times the span, δ₀ a tenth of the span, both SPTF readings run offline and online."""
+    from fairsched.replicate.networking20 import ablations
+
+    monkeypatch.setattr(ablations, "SYNTHETIC_JOBS", 300)
+    monkeypatch.setattr(ablations, "SYNTHETIC_MACHINES", 20)
+    monkeypatch.setattr(ablations, "SYNTHETIC_TASKS_PER_JOB", 6.0)
+    synthetic = Variant("synthetic", "s", ("offline-equal", "online-equal"), {"synthetic_seed": 0})
+    frame = run_variants(tmp_path, (synthetic,))  # reads no trace
+    assert sorted(frame["algorithm"].unique()) == ["fifo", "lptf", "pba", "sptf"] and len(frame) == 8
+    online = frame[frame.setting == "online-equal"].iloc[0]
+    assert online.n_jobs == 300 and online.single_task_share < 0.5
+    assert online.max_machine_load_s / online.arrival_span_s == pytest.approx(1.8, rel=0.01)
+    assert online.delta0_s == pytest.approx(online.arrival_span_s / 10)
+    assert (frame[frame.setting == "offline-equal"].arrival_span_s == 0).all()

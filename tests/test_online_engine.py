@@ -82,6 +82,21 @@ def test_illegal_decisions_raise_policy_error(answer: Assignment, message: str) 
         simulate(scenario, Scripted(answer))
 
 
+@pytest.mark.parametrize(
+    ("answer", "got"),
+    [
+        ([Assignment(orgs=np.array([0, 1]))], "got a list of 1 Assignments"),  # `decide -> list[Assignment]`
+        (np.array([0, 1]), "got ndarray"),  # the organizations, not wrapped in an Assignment
+        (None, "got NoneType"),  # a decide that forgot to return
+    ],
+)
+def test_a_decision_that_is_not_an_assignment_is_a_policy_error(answer: object, got: str) -> None:
+    scenario = scenario_from_arrays(release=[0, 0, 0], processing_time=[1, 1, 1], org=[0, 0, 1],
+                                    machines_per_org=[1, 1])
+    with pytest.raises(PolicyError, match=rf"^scripted at t=0: decide must return one Assignment .*, {got};"):
+        simulate(scenario, Scripted(answer))
+
+
 def test_busy_machine_is_refused() -> None:
     scenario = scenario_from_arrays(release=[0, 1], processing_time=[5, 1], org=[0, 0], machines_per_org=[2])
     sim = OnlineSimulator(scenario)

@@ -7,7 +7,9 @@ tags add checks (``randomized``). Every schedule goes through `fairsched.online.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -200,6 +202,13 @@ BURST_DECISIONS = {
 
 def test_every_registered_policy_has_a_hand_computed_timeline() -> None:
     assert set(BURST_DECISIONS) == set(REGISTRY)
+
+
+def test_every_registered_policy_is_documented() -> None:
+    """docs/online-policies.md's table has one row per registered policy (docs/contributing.md, online step 5)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "online-policies.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `([\w-]+)` \|", doc, re.M))
+    assert rows == set(REGISTRY)
 
 
 @pytest.mark.parametrize("name", sorted(BURST_DECISIONS), ids=sorted(BURST_DECISIONS))

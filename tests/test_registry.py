@@ -73,3 +73,23 @@ def test_front_doors_return_a_schedule_and_meta() -> None:
     assert o.meta["parameters"] == {"k": 3} and o.meta["seed"] == 4 and o.meta["online"] is False
     live = openshop.run_online(shop, "sptf", seed=1)
     assert live.meta["algorithm"] == "sptf" and live.meta["online"] is True
+
+
+def test_a_plugin_that_returns_no_schedule_is_a_policy_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front doors check what an algorithm returns, as the online engine checks each decision: a newcomer's
+    algorithm returning a list gets a PolicyError naming it, not a TypeError from deep inside."""
+    from fairsched.errors import PolicyError
+    from fairsched.mosp.instance import MospInstance
+    from fairsched.openshop.instance import OpenShopInstance
+
+    def listing(instance: object, **_: object) -> list[int]:
+        return [0]
+
+    monkeypatch.setattr(mosp, "get_algorithm", lambda name: Entry("listing", listing))
+    with pytest.raises(PolicyError, match=r"^MOSP algorithm 'listing' returned list; an algorithm returns one "
+                                          r"MospSchedule"):
+        mosp.solve(MospInstance.from_arrays([1], [0], [1], [1]), "listing")
+    monkeypatch.setattr(openshop, "get_algorithm", lambda name: Entry("listing", listing))
+    with pytest.raises(PolicyError, match=r"^openshop algorithm 'listing' returned list; an algorithm returns one "
+                                          r"OpenShopSchedule"):
+        openshop.solve(OpenShopInstance.from_dense([[1]]), "listing")

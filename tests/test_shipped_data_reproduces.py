@@ -78,3 +78,32 @@ def test_jsspp05_full_run_cell_comes_back(trace: str, backfill: str) -> None:
     assert set(means) == set(result.per_job)
     for metric, values in result.per_job.items():
         assert float(np.mean(values)) == pytest.approx(means[metric], rel=1e-6), metric
+
+
+def test_tpds11_mocca_variants_first_cell_comes_back() -> None:
+    """The MOCCA variants (docs/replication/tpds11.md, "is it the algorithm?") on the first swf cell (N = 2,
+    n = 10, m = 32, its 10 instances): every variant's score and "moved" flag are the shipped ones."""
+    from fairsched.replicate.tpds11.mocca_variants import GRID, run_mocca_variants
+
+    fresh = run_mocca_variants(GRID, instances=10, cells=((2, 10, 32),))
+    shipped = pd.read_csv(DATA / "tpds11_mocca_variants.csv").head(len(fresh))
+    assert len(fresh) == 10 and fresh[["orgs", "jobs", "procs"]].drop_duplicates().shape[0] == 1
+    pd.testing.assert_frame_equal(fresh.reset_index(drop=True), shipped.reset_index(drop=True), check_dtype=False)
+
+
+def test_ppam13_split_dc_composition_window_comes_back() -> None:
+    """Window 0 of the split × DIRECTCONTR grid (docs/replication/data/ppam13_split_dc) on LPC-EGEE with the
+    composition split, every policy and DIRECTCONTR reading: the same Δψ and p_tot, to the integer."""
+    from fairsched.replicate import ppam13
+    from fairsched.replicate.ppam13.variants import WINDOWS_FILE
+
+    folder = trace_path("LPC-EGEE-2004-1.2-cln.swf.gz").parent
+    fresh = ppam13.run(ppam13.PPAM13Config(traces_dir=folder, windows=1, traces=("LPC-EGEE",),
+                                           tables=("table2",), splits=("composition",))).per_window
+    shipped = pd.read_csv(DATA / "ppam13_split_dc" / WINDOWS_FILE)
+    shipped = shipped[(shipped["trace"] == "LPC-EGEE") & (shipped["window"] == 0)
+                      & (shipped["variant"] == "composition / corrected")]
+    merged = fresh.merge(shipped, on=["table", "split", "policy"], suffixes=("", "_shipped"), validate="one_to_one")
+    assert len(merged) == len(fresh) == 7
+    for column in ("start", "seed", "delta_psi", "p_tot"):
+        assert merged[column].tolist() == merged[f"{column}_shipped"].tolist(), column

@@ -20,6 +20,8 @@ SPECS = {
                  'backfill = ["easy", "conservative"]\n', 1),
     "mosp": ("jobs = 30\nprocs = 8\n", 'orgs = [2, 3]\nalgorithm = ["mocca", "mocca+ilba"]\n', 2),
     "openshop": ("jobs = 12\nmachines = 3\n", 'utilities = ["equal", "linear"]\n', 2),
+    "whatif": (f'log = "{Path(__file__).parent / "data" / "whatif" / "tiny.sacct.txt"}"\npolicies = "fcfs,drf"\n'
+               "fst-sample = 0\n", 'half-life = ["1h", "7d"]\n', 2),
 }
 
 

@@ -89,8 +89,9 @@ def test_rows_carry_the_workloads_provenance(store: Path) -> None:
     assert one["offered_load"] > 0 and one["n_jobs"] > 0
 
 
-def test_results_baseline_plot_pdf_and_report_page(store: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_results_baseline_plot_pdf_and_report_page(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)  # pytest-xdist's workers set COLUMNS=80: the table elides names
     code, out, err = run_main(["results", str(store), "--baseline", "policy=fairshare", "--metric",
                                "delta_psi_over_ptot,mean_wait", "--plot", str(tmp_path / "fig.pdf")], capsys)
     assert code == 0, err

@@ -46,3 +46,8 @@ class InvariantError(AssertionError):
 
 class InvalidScheduleError(FairschedError):
     """A schedule breaks the model's rules (found by `fairsched.<model>.validate`); the message lists the violations."""
+
+
+class ClusterError(FairschedError):
+    """A local Slurm cluster (`fairsched.slurm`) that cannot be started, used or stopped: missing packages, a
+    daemon that fails to start, a port in use, a cluster that `fairsched slurm up` did not start."""

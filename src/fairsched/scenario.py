@@ -355,7 +355,7 @@ def default_machines(workload: Workload) -> tuple[int, str]:
                       "header, no job with processors >= 1); pass n_machines (--machines)")
 
 
-SPLITS = ("even", "uniform", "zipf")  # the named machine splits (`split_machines`)
+SPLITS = ("even", "uniform", "composition", "zipf")  # the named machine splits (`split_machines`)
 COUNTS = "counts"  # MachineSplit.kind of explicit counts
 
 
@@ -376,8 +376,8 @@ class MachineSplit(str):
     >>> MachineSplit.parse("zipff", flag="--split")
     Traceback (most recent call last):
     ...
-    fairsched.errors.ConfigError: --split 'zipff': expected one of even, uniform, zipf or comma-separated machine \
-counts, one per organization (e.g. '1,2,1')
+    fairsched.errors.ConfigError: --split 'zipff': expected one of even, uniform, composition, zipf or comma-separated \
+machine counts, one per organization (e.g. '1,2,1')
     """
 
     kind: str
@@ -423,11 +423,14 @@ def split_machines(n_machines: int | None, n_orgs: int, split: str | Sequence[in
 
     * ``"even"``: as equal as possible; the remainder m mod k goes to the lowest organization ids.
     * ``"uniform"``: 1 each, plus a multinomial draw of the other m - k with equal probabilities.
+    * ``"composition"``: a composition of m into k positive parts, uniform among all C(m-1, k-1) of them
+      (k - 1 distinct cut points in 1..m-1): unequal shares are far likelier than under ``"uniform"``.
     * ``"zipf"``: `zipf_counts` (counts ~ 1/rank**zipf_s), ranks given to organizations in a random order.
     * explicit counts, a sequence or a comma string ``"1,2,1"``: length k, each >= 1; their sum must equal
       `n_machines` when given, else it defines m.
 
-    `rng` is needed by ``"uniform"`` and ``"zipf"`` (`build_scenario` passes its `STAGE_MACHINES` stream).
+    `rng` is needed by ``"uniform"``, ``"composition"`` and ``"zipf"`` (`build_scenario` passes its
+    `STAGE_MACHINES` stream).
 
     Raises
     ------
@@ -484,13 +487,18 @@ def _split_uniform(m: int, k: int, s: float, rng: np.random.Generator) -> np.nda
     return 1 + rng.multinomial(m - k, np.full(k, 1.0 / k))
 
 
+def _split_composition(m: int, k: int, s: float, rng: np.random.Generator) -> np.ndarray:
+    cuts = np.sort(rng.choice(m - 1, size=k - 1, replace=False)) + 1  # k - 1 distinct cuts among 1..m-1
+    return np.diff(np.concatenate(([0], cuts, [m])))
+
+
 def _split_zipf(m: int, k: int, s: float, rng: np.random.Generator) -> np.ndarray:
     rank = rng.permutation(k)  # rank[u] = 0-based Zipf rank of organization u
     return zipf_counts(m, k, s)[rank]
 
 
 _SPLITTERS: dict[str, Callable[[int, int, float, Any], np.ndarray]] = {
-    "even": _split_even, "uniform": _split_uniform, "zipf": _split_zipf}
+    "even": _split_even, "uniform": _split_uniform, "composition": _split_composition, "zipf": _split_zipf}
 
 
 def zipf_weights(n: int, s: float) -> np.ndarray:

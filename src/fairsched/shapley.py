@@ -61,6 +61,7 @@ __all__ = [
     "MAX_K_EXACT",
     "MAX_K_SAMPLING",
     "ShapleyEstimate",
+    "permutation_estimate",
     "potential",
     "potential_add_into",
     "potential_delta",
@@ -343,8 +344,9 @@ def _evaluator(game: Game, k: int) -> Callable[[np.ndarray], tuple[np.ndarray, i
     return lambda masks: (v[masks], np.unique(masks).size)
 
 
-def _check_sampling(k: int, n_samples: int, rng: np.random.Generator, what: str) -> None:
-    if not 1 <= int(k) <= MAX_K_SAMPLING:
+def _check_sampling(k: int, n_samples: int, rng: np.random.Generator, what: str,
+                    max_k: int | None = MAX_K_SAMPLING) -> None:
+    if int(k) < 1 or (max_k is not None and int(k) > max_k):
         raise ConfigError(f"k = {k}; expected 1 <= k <= {MAX_K_SAMPLING} (coalitions are int64 bitmasks)")
     if int(n_samples) != n_samples or n_samples < 1:
         raise ConfigError(f"{what} = {n_samples!r}; expected a positive integer")
@@ -356,12 +358,13 @@ def sample_permutations(k: int, n_samples: int, rng: np.random.Generator, *, ant
     """``n_samples`` uniformly random orderings of the organizations 0..k−1, one per row.
 
     With ``antithetic``, rows come in pairs: row 2j+1 is row 2j reversed (Mitchell et al. 2022, Sec. 3.1), and
-    ``n_samples`` must be even. The only randomness is one ``rng.permuted`` call.
+    ``n_samples`` must be even. The only randomness is one ``rng.permuted`` call. Any k >= 1 (only the bitmask
+    helpers need k <= MAX_K_SAMPLING).
 
     >>> sample_permutations(3, 2, np.random.default_rng(0), antithetic=True).tolist()
     [[2, 0, 1], [1, 0, 2]]
     """
-    _check_sampling(k, n_samples, rng, "n_samples")
+    _check_sampling(k, n_samples, rng, "n_samples", max_k=None)
     if antithetic and n_samples % 2:
         raise ConfigError(f"antithetic sampling uses permutations in pairs; n_samples = {n_samples} is odd")
     n_base = n_samples // 2 if antithetic else n_samples
@@ -430,11 +433,33 @@ def shapley_permutation_sampling(game: Game, k: int, n_samples: int, rng: np.ran
     perms = sample_permutations(k, n_samples, rng, antithetic=antithetic)
     before = prefix_coalitions(perms)
     values, n_eval = evaluate(np.concatenate([before, before | (np.int64(1) << np.arange(k))]))
-    marginal = values[n_samples:] - values[:n_samples]
+    return permutation_estimate(values[n_samples:] - values[:n_samples], antithetic=antithetic,
+                                n_evaluations=n_eval)
+
+
+def permutation_estimate(marginal: np.ndarray, *, antithetic: bool, n_evaluations: int = 0) -> ShapleyEstimate:
+    """The estimate of `shapley_permutation_sampling` from its marginal contributions, and its standard error.
+
+    Parameters
+    ----------
+    marginal : (n, k) float64; entry [j, u] = v(≺_j(u) ∪ {u}) − v(≺_j(u)) in ordering j (`sample_permutations`).
+    antithetic : rows 2j and 2j+1 are an ordering and its reverse: their mean is one sample.
+    n_evaluations : reported as is.
+
+    Returns
+    -------
+    ShapleyEstimate: the mean of the samples, and its standard error s / √m (s the sample standard deviation,
+    ddof = 1, of the m independent samples; NaN when m = 1). φ_u ± 1.96 · std_error is the 95% normal interval
+    (docs/shapley.md).
+
+    >>> permutation_estimate(np.array([[1.0, 3.0], [3.0, 1.0]]), antithetic=True).values.tolist()
+    [2.0, 2.0]
+    """
+    samples = np.asarray(marginal, dtype=np.float64)
     if antithetic:
-        marginal = marginal.reshape(n_samples // 2, 2, k).mean(axis=1)
-    mean, stderr = _mean_and_stderr(marginal)
-    return ShapleyEstimate(values=mean, std_errors=stderr, n_evaluations=n_eval)
+        samples = samples.reshape(samples.shape[0] // 2, 2, samples.shape[1]).mean(axis=1)
+    mean, stderr = _mean_and_stderr(samples)
+    return ShapleyEstimate(values=mean, std_errors=stderr, n_evaluations=n_evaluations)
 
 
 def _unrank_subsets(ranks: np.ndarray, n: int, size: int) -> np.ndarray:

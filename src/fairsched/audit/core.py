@@ -17,6 +17,8 @@ its contribution (it was subsidized), negative that it subsidized the others.
 from __future__ import annotations
 
 import dataclasses
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +28,13 @@ import numpy as np
 import pandas as pd
 
 import fairsched
-from fairsched.audit import fairness, game, log, sharing, usage, verdicts
+from fairsched.audit import entitlement, fairness, game, log, sharing, usage, verdicts
 from fairsched.backfill.metrics import bounded_slowdown
-from fairsched.errors import ConfigError
+from fairsched.errors import ConfigError, InputError
 
 Progress = Callable[[str, int, int], None]
+MAX_ORGS = 1000  # the sampled game replays up to k + 1 coalitions per ordering: 2·10^5 at the default 200
+MAX_ORGS_ONLINE = 62  # --reference online: REF's and RAND's coalitions are 64-bit masks (fairsched.online)
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,9 @@ class AuditConfig:
     seed: int = 0
     fst_sample: int = 2000
     skip_bad_records: bool = False
+    unmapped_org: str | None = None
+    top: int | None = None
+    every: str | None = None
 
     def __post_init__(self) -> None:
         if self.format not in log.FORMATS:
@@ -70,6 +77,13 @@ class AuditConfig:
             raise ConfigError(f"--fst-sample {self.fst_sample}: expected >= 0 (0: every job)")
         if self.samples < 2:
             raise ConfigError(f"--samples {self.samples}: expected at least 2 permutations")
+        if self.top is not None and not 1 <= self.top <= MAX_ORGS:
+            raise ConfigError(f"--top {self.top}: expected 1..{MAX_ORGS} organizations (the rest are pooled as "
+                              f"{entitlement.OTHER})")
+        if self.every is not None:
+            parse_every(self.every)
+        if self.unmapped_org is not None and not self.unmapped_org.strip():
+            raise ConfigError("--unmapped-org: expected an organization name")
 
 
 @dataclass(frozen=True)
@@ -87,6 +101,8 @@ class AuditResult:
     summary : scalars (Δψ/p_tot, p_tot, v(N), Jain/Gini, counts, ...).
     verdicts : the report's first lines, in plain words.
     meta : the configuration, the resolved defaults and how they were chosen, fairsched's version.
+    windows : with ``--every``, one row per window and organization (window, window_start, window_end, then
+        `ORG_COLUMNS`), each window audited on its own; else None.
     """
 
     orgs: pd.DataFrame
@@ -97,11 +113,14 @@ class AuditResult:
     summary: dict[str, Any]
     verdicts: tuple[str, ...]
     meta: dict[str, Any] = field(default_factory=dict)
+    windows: pd.DataFrame | None = None
 
 
-ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled_share", "cpu_seconds",
-               "usage_share", "usage_ratio", "decayed_usage_share", "fairshare_factor", "psi", "phi", "phi_low",
-               "phi_high", "psi_fit", "fair_psi", "gap", "gap_rel", "gap_rel_low", "gap_rel_high", "subsidy",
+ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled_share", "cpu_seconds", "usage",
+               "usage_share", "usage_ratio", "decayed_usage_share", "fairshare_factor", "level_fs",
+               *entitlement.SLURM_COLUMNS, "psi", "phi", "phi_low",
+               "phi_high", "psi_fit", "fair_psi", "gap", "subsidy_cpu_hours", "gap_rel", "gap_rel_low",
+               "gap_rel_high", "subsidy",
                "alone_psi", "replay_psi", "replay_psi_fit", "alone_mean_wait", "replay_mean_wait", "pool_mean_wait",
                "alone_mean_bsld", "pool_mean_bsld", "better_alone", "better_alone_fit", "alone_jobs_too_wide",
                "fst_strict_late", "fst_strict_delay", "fst_relaxed_late", "fst_relaxed_delay", "re_deficit",
@@ -110,13 +129,81 @@ ORG_COLUMNS = ("org", "members", "jobs", "jobs_never_started", "cpus", "entitled
 
 def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> AuditResult:
     """Audit the recorded schedule of `config.log` (module docstring; docs/audit.md for every number)."""
+    clock = time.perf_counter()
     step = progress or (lambda name, done, total: None)
     workload, fmt = log.read_log(config.log, config.format, skip_bad_records=config.skip_bad_records)
     step("read", 1, 1)
+    result = _audit(config, workload, fmt, progress)
+    if config.every is not None:
+        windows = _windows(config, workload, fmt, result, progress)
+        result = dataclasses.replace(result, windows=windows,
+                                     summary=result.summary | {"windows": int(windows["window"].nunique())})
+    result.summary["run_seconds"] = time.perf_counter() - clock
+    return result
+
+
+def _windows(config: AuditConfig, workload: Any, fmt: str, whole: AuditResult,
+             progress: Progress | None) -> pd.DataFrame:
+    """One audit per window of `config.every` seconds from the audit's start (jobs submitted in the window,
+    utilities at its end); one row per window and organization (`ORG_COLUMNS` after window, window_start,
+    window_end). A window where no job started is left out and counted in the summary's warnings."""
+    every = parse_every(config.every)
+    begin, end = whole.summary["t_begin"], whole.summary["t_end"]
+    starts = list(range(int(begin), int(end), every))
+    frames = []
+    for i, w0 in enumerate(starts, start=1):
+        w1 = min(w0 + every, int(end))
+        if progress is not None:
+            progress("windows", i - 1, len(starts))
+        part = dataclasses.replace(config, since=str(w0), until=str(w1), every=None, cpus=whole.summary["cpus"])
+        try:
+            rows = _audit(part, workload, fmt, None).orgs
+        except InputError:  # no job submitted in the window started: nothing to audit there
+            whole.summary.setdefault("warnings", []).append(
+                f"--every: window {i} ({w0:,} to {w1:,} s) is left out: no job submitted in it started.")
+            continue
+        frames.append(rows.assign(window=i, window_start=w0, window_end=w1))
+    if progress is not None:
+        progress("windows", len(starts), len(starts))
+    columns = ["window", "window_start", "window_end", *ORG_COLUMNS]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def parse_every(text: str) -> int:
+    """``--every``: seconds, or a number with a unit s, m, h, d or w (``30d``); at least 1 s."""
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+    raw = str(text).strip().lower()
+    scale = units.get(raw[-1:])
+    number = raw[:-1] if scale is not None else raw
+    try:
+        seconds = float(number) * (scale or 1)
+    except ValueError:
+        raise ConfigError(f"--every {text!r}: expected a duration such as 30d, 12h, 3600 (s, m, h, d, w)") from None
+    if not seconds >= 1:
+        raise ConfigError(f"--every {text!r}: expected a duration of at least 1 s")
+    return int(seconds)
+
+
+def _audit(config: AuditConfig, workload: Any, fmt: str, progress: Progress | None) -> AuditResult:
+    """The audit of one window of the log read (`run_audit`)."""
+    step = progress or (lambda name, done, total: None)
     org_by = config.org_by or log.default_org_by(fmt)
     recorded = log.recorded_jobs(workload, fmt, org_by=org_by, org_map=config.org_map, since=config.since,
-                                 until=config.until, skip_bad_records=config.skip_bad_records)
-    owner = log.ownership(recorded, config.shares, config.cpus)
+                                 until=config.until, skip_bad_records=config.skip_bad_records,
+                                 unmapped_org=config.unmapped_org)
+    entitled = entitlement.read_entitlement(config.shares, recorded, org_by)
+    recorded = entitlement.with_idle(recorded, entitled.idle)
+    if config.top is not None:
+        recorded, renamed = entitlement.keep_top(recorded, config.top)
+        entitled = entitled.pooled(renamed)
+    limit, why = ((MAX_ORGS_ONLINE, "with --reference online (coalitions are 64-bit masks)")
+                  if config.reference == "online" else (MAX_ORGS, f"({config.samples} sampled orderings replay up "
+                                                                   "to k + 1 coalitions each)"))
+    if recorded.n_orgs > limit:
+        raise ConfigError(f"{recorded.n_orgs} organizations (--org-by {org_by}): the coalition game holds at most "
+                          f"{limit} {why}; pass --top N to keep the N largest by CPU-seconds and pool the rest as "
+                          f"{entitlement.OTHER}, or group keys with --org-map")
+    owner = log.ownership(recorded, entitled.weights, entitled.how, config.cpus, file_cpus=entitled.cpus)
     k, t_end = recorded.n_orgs, recorded.t_end
     jobs = recorded.jobs
     started = recorded.started
@@ -137,7 +224,8 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
                             progress=progress)
         psi_star, fair_how = _fair_utilities(config, recorded, owner, ref_jobs, shap)
     step("fair utilities", 1, 1)
-    replayed = usage.replay(recorded, owner.entitled_share, config.half_life)
+    rate, usage_unit = log.usage_rate(recorded)
+    replayed = usage.replay(recorded, owner.entitled_share, config.half_life, rate)
     times = replayed["time"].to_numpy()[::k]
     dominant, memory_capacity = fairness.dominant_shares(recorded, owner.n_cpus, times)
     step("usage and dominant shares", 1, 1)
@@ -147,7 +235,7 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
     re_deficit = fairness.resource_equality_of(recorded, owner.n_cpus)
     job_table = _job_table(recorded, fst_strict, fst_relaxed, re_deficit)
     orgs = _org_table(recorded, owner, psi, psi_terms, shap, the_game, p_tot, replayed, dominant, job_table,
-                      fst_weight)
+                      fst_weight, entitled.slurm)
     delta = sum(abs(p - q) for p, q in zip(psi, psi_star, strict=True))
     ratio = orgs["usage_ratio"].to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -170,13 +258,16 @@ def run_audit(config: AuditConfig, *, progress: Progress | None = None) -> Audit
         "recorded_mean_wait": float((start - recorded.column("submit"))[started].mean()),
         "cpus_excess": None if owner.excess is None else dataclasses.asdict(owner.excess),
         "cpus_excess_text": None if owner.excess is None else owner.excess.sentence(),
+        "warnings": list(recorded.warnings), "orgs_without_jobs": [o for o, n in zip(orgs["org"], orgs["jobs"],
+                                                                                   strict=True) if n == 0],
+        "usage_unit": usage_unit, "time_zone": recorded.time_zone, "slurm_reported": bool(entitled.slurm),
     }
     meta = {"log": str(config.log), "format": fmt, "org_by": org_by,
             "org_map": None if config.org_map is None else str(config.org_map), "shares": str(config.shares),
             "since": config.since, "until": config.until, "half_life": config.half_life,
             "reference": config.reference, "exact_up_to": config.exact_up_to, "samples": config.samples,
-            "fst_sample": config.fst_sample, "seed": config.seed,
-            "fairsched_version": fairsched.__version__}
+            "fst_sample": config.fst_sample, "seed": config.seed, "unmapped_org": config.unmapped_org,
+            "top": config.top, "every": config.every, "fairsched_version": fairsched.__version__}
     return AuditResult(orgs=orgs, jobs=job_table, usage_over_time=_named(replayed, recorded),
                        dominant_over_time=_named(dominant, recorded), shapley=shap, summary=summary,
                        verdicts=verdicts.verdicts(orgs, summary, shap), meta=meta)
@@ -240,7 +331,8 @@ def _job_table(recorded: log.Recorded, fst_strict: np.ndarray, fst_relaxed: np.n
 def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi_terms: np.ndarray,
                shap: game.ShapleyResult,
                the_game: game.Game, p_tot: int, replayed: pd.DataFrame, dominant: pd.DataFrame,
-               job_table: pd.DataFrame, fst_weight: np.ndarray) -> pd.DataFrame:
+               job_table: pd.DataFrame, fst_weight: np.ndarray,
+               slurm: dict[str, dict[str, float]]) -> pd.DataFrame:
     k = recorded.n_orgs
     last = replayed.iloc[-k:]
     started = recorded.started
@@ -249,7 +341,8 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi
     bsld = np.full(org.size, np.nan)
     bsld[started] = bounded_slowdown(wait[started], np.maximum(recorded.column("run")[started], 1))
     cpu_seconds = last["cpu_seconds"].to_numpy()
-    total = cpu_seconds.sum()
+    used = last["usage"].to_numpy()
+    total = used.sum()
     shares = sharing.sharing_columns(the_game, shap, psi, p_tot)
     rows = []
     for u in range(k):
@@ -263,14 +356,18 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi
             late[f"fst_{kind}_late"] = float(fst_weight[miss].sum())  # an estimate when FSTs were sampled
             late[f"fst_{kind}_delay"] = float(np.average(delay[miss], weights=fst_weight[miss])) if miss.any() \
                 else 0.0
-        share = float(cpu_seconds[u] / total) if total else float("nan")
+        share = float(used[u] / total) if total else float("nan")
         rows.append({
             "org": recorded.orgs[u], "members": ";".join(recorded.members[u]), "jobs": int(ran.sum()),
             "jobs_never_started": int((mine & ~started).sum()), "cpus": int(owner.cpus[u]),
             "entitled_share": float(owner.entitled_share[u]), "cpu_seconds": float(cpu_seconds[u]),
+            "usage": float(used[u]),
             "usage_share": share, "usage_ratio": share / owner.entitled_share[u] if owner.entitled_share[u] else
             float("inf"), "decayed_usage_share": float(last["decayed_share"].iat[u]),
-            "fairshare_factor": float(last["fairshare_factor"].iat[u]), "psi": psi[u], "phi": float(shap.phi[u]),
+            "fairshare_factor": float(last["fairshare_factor"].iat[u]),
+            "level_fs": _level_fs(owner.entitled_share[u], float(last["decayed_share"].iat[u])),
+            **{c: slurm.get(recorded.orgs[u], {}).get(c, float("nan")) for c in entitlement.SLURM_COLUMNS},
+            "psi": psi[u], "phi": float(shap.phi[u]),
             "phi_low": float(shap.low[u]), "phi_high": float(shap.high[u]), **shares[u],
             "psi_fit": game.exact_sum(psi_terms[ran & (recorded.column("cpus") <= owner.cpus[u])]),
             "pool_mean_wait": float(wait[ran].mean()) if ran.any() else float("nan"),
@@ -279,6 +376,13 @@ def _org_table(recorded: log.Recorded, owner: log.Ownership, psi: list[int], psi
             "dominant_share_mean": float(dominant.loc[dominant["org"] == u, "dominant_share"].mean()),
         })
     return pd.DataFrame(rows, columns=list(ORG_COLUMNS))
+
+
+def _level_fs(share: float, decayed_share: float) -> float:
+    """Fair Tree's LevelFS of an account under the root: NormShares / EffectvUsage (inf without usage)."""
+    if not decayed_share > 0:
+        return math.inf
+    return float(share) / decayed_share
 
 
 def _named(frame: pd.DataFrame, recorded: log.Recorded) -> pd.DataFrame:

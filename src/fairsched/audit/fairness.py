@@ -139,11 +139,17 @@ def resource_equality_of(recorded: Recorded, n_cpus: int) -> np.ndarray:
 
 def dominant_shares(recorded: Recorded, n_cpus: int, times: np.ndarray) -> tuple[pd.DataFrame, float | None]:
     """DRF dominant share of each organization at each time (rows: time, org, cpu_share, memory_share,
-    dominant_share) and the memory capacity used (None: the log has no memory, CPU shares only)."""
-    start, run, cpus, org, memory = (recorded.column(c) for c in ("start", "run", "cpus", "org", "memory_mb"))
+    gpu_share, dominant_share) and the memory capacity used (None: the log has no memory, CPU shares only).
+
+    GPUs (Slurm ``AllocTRES`` ``gres/gpu=``) are a resource of their own when some job of the log has one; their
+    capacity is the largest concurrent GPU allocation of the log, as for memory."""
+    start, run, cpus, org, memory, gpus = (recorded.column(c) for c in ("start", "run", "cpus", "org", "memory_mb",
+                                                                        "gpus"))
     ran = (start < NEVER) & (run > 0)
     has_memory = bool(ran.any()) and bool(np.all(np.isfinite(memory[ran])))
     capacity = _peak(start[ran], start[ran] + run[ran], memory[ran]) if has_memory else None
+    gpus = np.nan_to_num(gpus.astype(np.float64))
+    gpu_capacity = _peak(start[ran], start[ran] + run[ran], gpus[ran]) if ran.any() else 0.0
     k = recorded.n_orgs
     frames = []
     for u in range(k):
@@ -151,8 +157,10 @@ def dominant_shares(recorded: Recorded, n_cpus: int, times: np.ndarray) -> tuple
         cpu = _active(start[mine], start[mine] + run[mine], cpus[mine], times) / n_cpus
         mem = (_active(start[mine], start[mine] + run[mine], memory[mine], times) / capacity
                if capacity else np.zeros_like(cpu))
+        gpu = (_active(start[mine], start[mine] + run[mine], gpus[mine], times) / gpu_capacity
+               if gpu_capacity else np.zeros_like(cpu))
         frames.append(pd.DataFrame({"time": times, "org": u, "cpu_share": cpu, "memory_share": mem,
-                                    "dominant_share": np.maximum(cpu, mem)}))
+                                    "gpu_share": gpu, "dominant_share": np.maximum(np.maximum(cpu, mem), gpu)}))
     return pd.concat(frames, ignore_index=True), capacity
 
 

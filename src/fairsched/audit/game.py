@@ -24,17 +24,18 @@ so Σφ = v(N) holds exactly) when k <= ``exact_up_to``; beyond, antithetic perm
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 from numba import njit
 
+from fairsched.audit._replay import coalition_schedule, coalition_values
 from fairsched.backfill import BackfillJobs, simulate
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.errors import ConfigError
-from fairsched.shapley import shapley_permutation_sampling, shapley_values_exact
+from fairsched.shapley import permutation_estimate, sample_permutations, shapley_values_exact
 
 REFERENCES = ("backfill", "online")
 DEFAULT_REFERENCE = "backfill"
@@ -99,6 +100,8 @@ class Game:
     jobs, cpus_per_org, t_end, reference : the inputs.
     runs : evaluated coalitions (bitmask -> `CoalitionRun`); only singletons and the grand coalition keep their
         per-job starts and values.
+    use_compiled : replay with `fairsched.audit._replay` (``backfill`` reference); False replays every coalition
+        with `fairsched.backfill.simulate`, its slow twin (same values, for tests).
     """
 
     jobs: ReferenceJobs
@@ -106,10 +109,20 @@ class Game:
     t_end: int
     reference: str
     runs: dict[int, CoalitionRun] = field(default_factory=dict)
+    use_compiled: bool = True
+    _compiled: tuple[np.ndarray, ...] | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.reference not in REFERENCES:
             raise ConfigError(f"--reference {self.reference!r}: choose one of {', '.join(REFERENCES)}")
+        j = self.jobs
+        run = np.maximum(j.run, 1)
+        # the compiled replay's columns (the rules of fairsched.backfill.jobs: run >= 1, estimate >= run), or
+        # None when one job's ψsp term could overflow int64 (then the engine replays, with Python ints)
+        span = float(max(self.t_end - int(j.submit.min()), 0)) if j.submit.size else 0.0
+        bound = float(np.max(j.cpus.astype(np.float64) * np.minimum(run, span))) * span if j.submit.size else 0.0
+        self._compiled = None if not self.use_compiled or self.reference != "backfill" or bound >= 2.0**62 else (
+            j.org, j.submit, run, np.maximum(np.where(j.estimate <= 0, run, j.estimate), run), j.cpus)
 
     @property
     def n_orgs(self) -> int:
@@ -124,10 +137,27 @@ class Game:
             self.runs[mask] = self._simulate(mask)
         return self.runs[mask]
 
+    def evaluate(self, masks: Iterable[int]) -> None:
+        """Replay every coalition of `masks` not evaluated yet: with the ``backfill`` reference, in one call of
+        the compiled replay (`fairsched.audit._replay`); singletons and the grand coalition one by one, since
+        they keep their per-job starts."""
+        missing = [m for m in dict.fromkeys(int(m) for m in masks) if m not in self.runs]
+        grand = (1 << self.n_orgs) - 1
+        batch = [m for m in missing if not (_is_singleton(m) or m == grand)] if self._compiled is not None else []
+        if batch:
+            members = members_matrix(batch, self.n_orgs)
+            values, too_wide = coalition_values(members, members.astype(np.int64) @ self.cpus_per_org,
+                                                *self._compiled, self.t_end)
+            empty = np.zeros(0, dtype=np.int64)
+            for mask, value, wide in zip(batch, values, too_wide, strict=True):
+                self.runs[mask] = CoalitionRun(mask, value, empty, wide)
+        for mask in missing:
+            self.run(mask)
+
     def _simulate(self, mask: int) -> CoalitionRun:
         j = self.jobs
-        members = (mask >> np.arange(self.n_orgs)) & 1
-        n_cpus = int(members @ self.cpus_per_org)
+        members = members_matrix([mask], self.n_orgs)[0]
+        n_cpus = int(members.astype(np.int64) @ self.cpus_per_org)
         mine = members[j.org].astype(bool)
         fits = mine & (j.cpus <= n_cpus)
         start = np.full(j.org.size, -1, dtype=np.int64)
@@ -137,14 +167,20 @@ class Game:
             return CoalitionRun(mask, 0, start if keep else start[:0], too_wide, np.zeros(start.size, dtype=object)
                                 if keep else np.zeros(0, dtype=object))
         run = np.maximum(j.run[fits], 1)
-        if self.reference == "backfill":
+        if self._compiled is not None:
+            start, value = coalition_schedule(members, n_cpus, *self._compiled, self.t_end)
+            if not keep:
+                return CoalitionRun(mask, value, start[:0], too_wide)
+            terms = psi_terms(start[fits], run, j.cpus[fits], self.t_end)
+        elif self.reference == "backfill":  # the engine: the compiled replay's slow twin
             jobs = BackfillJobs.from_arrays(j.submit[fits], run, j.cpus[fits], j.estimate[fits],
                                             n_processors=n_cpus, job=np.flatnonzero(fits))
             chosen = simulate(jobs, order="fcfs", backfill="easy").schedule["start"].to_numpy(np.int64)
             terms = psi_terms(chosen, run, j.cpus[fits], self.t_end)
+            start[fits] = chosen
         else:
             chosen, terms = fifo_copies(j.submit[fits], run, j.cpus[fits], n_cpus, self.t_end)
-        start[fits] = chosen
+            start[fits] = chosen
         if not keep:
             return CoalitionRun(mask, exact_sum(terms), start[:0], too_wide)
         job_value = np.zeros(start.size, dtype=object)
@@ -154,6 +190,18 @@ class Game:
 
 def _is_singleton(mask: int) -> bool:
     return mask > 0 and mask & (mask - 1) == 0
+
+
+def members_matrix(masks: Sequence[int], k: int) -> np.ndarray:
+    """(len(masks), k) uint8: entry [i, u] = 1 when bit u of masks[i] is set (any k: masks are Python ints).
+
+    >>> members_matrix([0b101, 0b010], 3).tolist()
+    [[1, 0, 1], [0, 1, 0]]
+    """
+    width = (k + 7) // 8
+    raw = np.frombuffer(b"".join(int(m).to_bytes(width, "little") for m in masks), dtype=np.uint8)
+    bits = np.unpackbits(raw.reshape(len(masks), width), axis=1, bitorder="little")
+    return np.ascontiguousarray(bits[:, :k])
 
 
 def fifo_copies(release: np.ndarray, run: np.ndarray, copies: np.ndarray, n_machines: int,
@@ -236,15 +284,21 @@ class ShapleyResult:
 
 def shapley(game: Game, *, exact_up_to: int = 12, samples: int = 200, seed: int = 0,
             progress: Callable[[str, int, int], None] | None = None) -> ShapleyResult:
-    """Shapley values of `game`: exact when k <= `exact_up_to` (all 2^k coalitions), else sampled (module doc)."""
+    """Shapley values of `game`: exact when k <= `exact_up_to` (all 2^k coalitions), else sampled (module doc).
+
+    Sampled: `samples` (rounded up to even) orderings in antithetic pairs (`fairsched.shapley.sample_permutations`,
+    seeded by `seed`); each ordering replays its k + 1 prefixes (the evaluated ones are memoised) in one batch,
+    and the estimate and its 95% interval are `fairsched.shapley.permutation_estimate`'s. Progress counts the
+    coalitions read, 2k per ordering (as `fairsched.shapley.shapley_permutation_sampling` reads them).
+    """
     k = game.n_orgs
     if k <= exact_up_to:
         total = 1 << k
-        values = []
-        for mask in range(total):
-            values.append(game.value(mask))
+        for first in range(0, total, _CHUNK):
+            game.evaluate(range(first, min(first + _CHUNK, total)))
             if progress is not None:
-                progress("coalitions", mask + 1, total)
+                progress("coalitions", min(first + _CHUNK, total), total)
+        values = [game.value(mask) for mask in range(total)]
         phi_exact = tuple(shapley_values_exact(values))
         phi = np.array([float(x) for x in phi_exact])
         return ShapleyResult("exact", phi, phi.copy(), phi.copy(), phi_exact, dict(enumerate(values)), 0)
@@ -252,12 +306,25 @@ def shapley(game: Game, *, exact_up_to: int = 12, samples: int = 200, seed: int 
         raise ConfigError(f"--samples {samples}: sampled Shapley values need at least 2 permutations")
     n = samples + samples % 2
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(_STAGE_SHAPLEY,)))
-    estimate = shapley_permutation_sampling(game.value, k, n, rng, antithetic=True)
+    orderings = sample_permutations(k, n, rng, antithetic=True)
+    total = 2 * n * k
+    marginal = np.empty((n, k))
+    for row, order in enumerate(orderings.tolist()):
+        prefixes = [0]
+        for u in order:
+            prefixes.append(prefixes[-1] | 1 << u)
+        game.evaluate(prefixes)
+        value = np.array([float(game.value(mask)) for mask in prefixes])
+        marginal[row, order] = value[1:] - value[:-1]   # v(≺(u) ∪ {u}) − v(≺(u))
+        if progress is not None:
+            progress("coalitions (sampled permutations)", 2 * k * (row + 1), total)
+    estimate = permutation_estimate(marginal, antithetic=True)
     half = Z_95 * np.nan_to_num(estimate.std_errors)
-    values = {mask: run.value for mask, run in game.runs.items()}
+    values = {mask: game.runs[mask].value for mask in sorted(game.runs)}
     return ShapleyResult("sampled", estimate.values, estimate.values - half, estimate.values + half, (), values, n)
 
 
+_CHUNK = 64  # coalitions replayed per batch of the exact game (one progress step each)
 _STAGE_SHAPLEY = 1
 
 

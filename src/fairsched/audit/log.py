@@ -17,15 +17,17 @@ end             start + run (`NEVER` when never started)
 cpus            CPUs allocated (requested ones for a job that never started)
 estimate        the user's time limit (s), else the run time (the reader's ``runtime_estimate``)
 memory_mb       memory of the job (NaN when the log has none)
+billing         billing rate of the job (Slurm ``AllocTRES`` ``billing=``; NaN when the log has none)
+gpus            GPUs of the job (``AllocTRES`` ``gres/gpu=``; NaN when the log has no TRES)
 ==============  ==================================================================================
 """
 
 from __future__ import annotations
 
-import csv
 import math
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -38,12 +40,12 @@ from fairsched.workload.jobs_csv import is_jobs_csv_header, read_jobs_csv
 from fairsched.workload.model import Workload
 from fairsched.workload.org_map import read_org_map as read_map
 from fairsched.workload.sacct import is_sacct_header, read_sacct
-from fairsched.workload.schema import ACCOUNTING_KEYS, JOB_ID, MEMORY_MB, PROCESSORS, RUNTIME_ESTIMATE
+from fairsched.workload.schema import ACCOUNTING_KEYS, BILLING, GPUS, JOB_ID, MEMORY_MB, PROCESSORS, RUNTIME_ESTIMATE
 from fairsched.workload.swf import read_swf
 
 FORMATS = ("auto", "swf", "sacct", "jobs-csv")
 ORG_BY = ("account", "group", "user", "partition", "queue")
-JOB_COLUMNS = ("job_id", "org", "submit", "start", "run", "end", "cpus", "estimate", "memory_mb")
+JOB_COLUMNS = ("job_id", "org", "submit", "start", "run", "end", "cpus", "estimate", "memory_mb", "billing", "gpus")
 NEVER = np.iinfo(np.int64).max // 4  # "never started": far beyond any horizon, still safe to add run times to
 _SWF_KEYS = {"user": "user_id", "group": "group_id", "queue": "queue_number", "partition": "partition_number"}
 SKIP_NEVER_STARTED = "never started (kept as waiting at the end)"
@@ -98,6 +100,10 @@ class Recorded:
     jobs_read : jobs the reader returned.
     origin_epoch : the log's time 0 in seconds since the epoch (None when the log does not say).
     max_procs : the machine size the log's header states (SWF ``MaxProcs``), else None.
+    warnings : what the audit noticed and went on with (an org map naming keys without jobs, keys sent to
+        ``--unmapped-org``), one sentence each.
+    idle_keys : keys of the org map without a job in the window -> their organization.
+    time_zone : the log's time zone (SWF ``TimeZoneString``), else None (sacct: local times as written).
     """
 
     jobs: pd.DataFrame
@@ -109,6 +115,9 @@ class Recorded:
     jobs_read: int
     origin_epoch: int | None
     max_procs: int | None = None
+    warnings: tuple[str, ...] = ()
+    idle_keys: dict[str, str] = field(default_factory=dict)
+    time_zone: str | None = None
 
     @property
     def n_orgs(self) -> int:
@@ -152,7 +161,7 @@ def _keys(workload: Workload, fmt: str, org_by: str) -> np.ndarray:
         if ids.size and np.all(ids < 0):
             raise ConfigError(f"--org-by {org_by}: the log records no {org_by} (SWF field "
                               f"{_SWF_KEYS[org_by]} is -1 for every job); choose another --org-by")
-        return np.where(ids < 0, "", ids.astype(str)).astype(object)
+        return np.where(ids < 0, "-1", ids.astype(str)).astype(object)  # "no user": -1, as in the trace
     keys = jobs[org_by].to_numpy(dtype=object) if org_by in ACCOUNTING_KEYS and org_by in jobs else None
     if keys is None or (keys.size and all(k == "" for k in keys)):
         raise ConfigError(f"--org-by {org_by}: the log has no {org_by} column or it is empty everywhere")
@@ -166,8 +175,12 @@ def read_org_map(path: str | Path, key: str = "key") -> dict[str, str]:
 
 def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | Path | None = None,
                   since: str | float | None = None, until: str | float | None = None,
-                  skip_bad_records: bool = False) -> Recorded:
+                  skip_bad_records: bool = False, unmapped_org: str | None = None) -> Recorded:
     """The jobs to audit, their organizations and members (module docstring); see `Recorded`.
+
+    With `org_map`, keys of the map without a job in the window are counted in `Recorded.warnings` (a map of
+    every member is normal); keys of the log missing from the map go to the organization `unmapped_org`, or,
+    when it is None, raise `InputError`.
 
     A started job without a CPU count (SWF: allocated and requested processors -1) raises `InputError`, or with
     `skip_bad_records` is dropped and counted under `SKIP_NO_CPUS`, whatever the log's format.
@@ -203,7 +216,7 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
     skipped[SKIP_NEVER_STARTED] += int((keep & ~started).sum())
     names = keys[keep].astype(str)
     names = np.where(names == "", "(none)", names)
-    org_names = _organizations(names, org_map, org_by)
+    org_names, warnings, idle_keys = _organizations(names, org_map, org_by, unmapped_org)
     orgs = tuple(sorted(set(org_names)))
     index = {name: i for i, name in enumerate(orgs)}
     members = tuple(tuple(sorted(set(names[org_names == o]))) for o in orgs)
@@ -211,21 +224,45 @@ def recorded_jobs(workload: Workload, fmt: str, *, org_by: str, org_map: str | P
     run_s = np.where(started, np.ceil(run), -1).astype(np.int64)[keep]
     estimate = jobs[RUNTIME_ESTIMATE].to_numpy(np.float64)[keep]
     estimate = np.where(np.isfinite(estimate) & (estimate > 0), np.ceil(estimate), np.maximum(run_s, 1))
-    memory = jobs[MEMORY_MB].to_numpy(np.float64)[keep] if MEMORY_MB in jobs else np.full(int(keep.sum()), np.nan)
+    memory, billing, gpus = (jobs[c].to_numpy(np.float64)[keep] if c in jobs else np.full(int(keep.sum()), np.nan)
+                             for c in (MEMORY_MB, BILLING, GPUS))
     job_id = _job_ids(jobs)[keep]
     table = pd.DataFrame({
         "job_id": job_id, "org": np.array([index[o] for o in org_names], dtype=np.int64),
         "submit": submit[keep], "start": start, "run": run_s,
         "end": np.where(start < NEVER, start + np.maximum(run_s, 0), NEVER),
         "cpus": jobs[PROCESSORS].to_numpy(np.int64)[keep], "estimate": estimate.astype(np.int64),
-        "memory_mb": memory,
+        "memory_mb": memory, "billing": billing, "gpus": gpus,
     })
     t_begin = int(t_since) if t_since is not None else int(table["submit"].min())
     ends = table["end"].to_numpy()
     t_end = int(t_until) if t_until is not None else int(ends[ends < NEVER].max())
     return Recorded(jobs=table, orgs=orgs, members=members, t_begin=t_begin, t_end=max(t_end, t_begin),
                     skipped={k: v for k, v in skipped.items() if v}, jobs_read=len(jobs), origin_epoch=origin,
-                    max_procs=workload.header_int("MaxProcs"))
+                    max_procs=workload.header_int("MaxProcs"), warnings=warnings, idle_keys=idle_keys,
+                    time_zone=_time_zone(workload.header_value("TimeZoneString")))
+
+
+def usage_rate(recorded: Recorded) -> tuple[np.ndarray, str]:
+    """Each job's usage per second of run and the unit: its billing rate when every started job of the window
+    has one (Slurm ``AllocTRES`` ``billing=``), "billing-seconds"; else its CPUs, "CPU-seconds"."""
+    billing = recorded.column("billing")
+    if recorded.started.any() and np.all(np.isfinite(billing[recorded.started])):
+        return np.where(recorded.started, np.nan_to_num(billing), 0.0), "billing-seconds"
+    return recorded.column("cpus").astype(np.float64), "CPU-seconds"
+
+
+def _time_zone(name: str | None) -> str | None:
+    """The header's time zone when the zone database knows it (``US/Pacific``), else None (dates then in UTC)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not name or not name.strip():
+        return None
+    try:
+        ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+    return name.strip()
 
 
 def _job_ids(jobs: pd.DataFrame) -> np.ndarray:
@@ -233,20 +270,38 @@ def _job_ids(jobs: pd.DataFrame) -> np.ndarray:
     return jobs[JOB_ID].astype(str).to_numpy() if JOB_ID in jobs else jobs["job_number"].astype(str).to_numpy()
 
 
-def _organizations(keys: np.ndarray, org_map: str | Path | None, org_by: str = "key") -> np.ndarray:
+def _organizations(keys: np.ndarray, org_map: str | Path | None, org_by: str = "key",
+                   unmapped_org: str | None = None) -> tuple[np.ndarray, tuple[str, ...], dict[str, str]]:
+    """Each job's organization, the warnings to report, and the map's keys without a job (-> organization)."""
     if org_map is None:
-        return keys
+        if unmapped_org is not None:
+            raise ConfigError("--unmapped-org names the organization of the keys missing from --org-map; "
+                              "give --org-map too")
+        return keys, (), {}
     mapping = read_org_map(org_map, org_by)
     present = set(keys.tolist())
-    unknown = sorted(set(mapping) - present)
-    if unknown:
-        raise InputError(f"the org map names {len(unknown)} key(s) that no job of the log has (first: "
-                         f"{unknown[0]!r}); check --org-by and the audit window", path=org_map)
+    warnings = []
+    idle = sorted(set(mapping) - present)
+    if idle:
+        warnings.append(f"The org map {Path(org_map).name} names {len(idle):,} {org_by} key(s) without a job in "
+                        f"the audit window ({_first(idle)}); they are counted, not used.")
     unmapped = sorted(present - set(mapping))
-    if unmapped:
+    if unmapped and unmapped_org is None:
         raise InputError(f"{len(unmapped)} key(s) of the log are not in the org map (first: {unmapped[0]!r}); "
-                         "map every key to an organization", path=org_map)
-    return np.array([mapping[k] for k in keys.tolist()], dtype=object)
+                         "map every key to an organization, or pass --unmapped-org NAME to gather them in one",
+                         path=org_map)
+    if unmapped:
+        count = int(np.isin(keys, unmapped).sum())
+        warnings.append(f"{len(unmapped):,} {org_by} key(s) of the log are not in the org map "
+                        f"({_first(unmapped)}): their {count:,} job(s) go to the organization {unmapped_org!r} "
+                        "(--unmapped-org).")
+    orgs = np.array([mapping.get(k, unmapped_org) for k in keys.tolist()], dtype=object)
+    return orgs, tuple(warnings), {k: mapping[k] for k in idle}
+
+
+def _first(names: list[str], n: int = 5) -> str:
+    shown = ", ".join(names[:n])
+    return shown + (f" and {len(names) - n:,} more" if len(names) > n else "")
 
 
 # -- ownership -------------------------------------------------------------------------------------------------
@@ -283,8 +338,11 @@ def peak_allocation(recorded: Recorded) -> int:
     return int(max(np.cumsum(delta[order]).max(), recorded.column("cpus")[recorded.started].max()))
 
 
-def ownership(recorded: Recorded, shares: str | Path = "equal", n_cpus: int | None = None) -> Ownership:
-    """Entitled shares (``equal``, ``usage`` or a CSV file ``org,cpus`` / ``org,share``) and CPUs per organization.
+def ownership(recorded: Recorded, weights: Mapping[str, float], how: str, n_cpus: int | None = None, *,
+              file_cpus: Mapping[str, int] | None = None) -> Ownership:
+    """Entitled shares and CPUs per organization, from the share of each organization (`weights`, any scale;
+    missing ones 0), where they come from (`how`), and the CPUs each bought (`file_cpus`, an ``org,cpus`` file):
+    `fairsched.audit.entitlement` reads them from ``--shares``.
 
     The pool's CPU count is ``n_cpus``, else the file's total CPUs, else the largest concurrent allocation of the
     log (a lower bound of the real machine, stated in the report). When the log allocates more CPUs at once than
@@ -292,22 +350,15 @@ def ownership(recorded: Recorded, shares: str | Path = "equal", n_cpus: int | No
     are split by the shares with the largest-remainder rule (ties: organization order); an organization with a
     positive share gets at least one CPU when there are enough.
     """
-    k = recorded.n_orgs
     peak = peak_allocation(recorded)
-    file_cpus = None
-    if str(shares) == "equal":
-        weights, how = np.ones(k), "equal shares"
-    elif str(shares) == "usage":
-        weights, how = _cpu_seconds(recorded).astype(np.float64), "shares proportional to the CPU time used"
-    else:
-        weights, file_cpus = _read_shares(Path(shares), recorded.orgs)
-        how = f"shares from {shares}"
-    total = float(weights.sum())
-    if not np.isfinite(total) or total <= 0 or np.any(weights < 0):
-        raise ConfigError(f"--shares {shares}: the shares do not sum to anything positive ({weights.tolist()}); "
+    share = np.array([weights.get(o, 0.0) for o in recorded.orgs], dtype=np.float64)
+    bought = None if file_cpus is None else np.array([file_cpus.get(o, 0) for o in recorded.orgs], dtype=np.int64)
+    total = float(share.sum())
+    if not np.isfinite(total) or total <= 0 or np.any(share < 0):
+        raise ConfigError(f"--shares ({how}): the shares do not sum to anything positive ({share.tolist()}); "
                           "give every organization a share >= 0 and at least one > 0")
-    if n_cpus is None and file_cpus is not None:
-        n_cpus, cpus_how = int(file_cpus.sum()), "the total of the shares file"
+    if n_cpus is None and bought is not None:
+        n_cpus, cpus_how = int(bought.sum()), "the total of the shares file"
     elif n_cpus is None:
         n_cpus, cpus_how = peak, "the largest concurrent allocation seen in the log (default; pass --cpus)"
     else:
@@ -318,9 +369,9 @@ def ownership(recorded: Recorded, shares: str | Path = "equal", n_cpus: int | No
         n_cpus, cpus_how = peak, f"the log's peak allocation, larger than the {excess.limit} of {cpus_how}"
     elif recorded.max_procs is not None and recorded.max_procs < peak:
         excess = allocation_excess(recorded, recorded.max_procs, "the log's header (MaxProcs)")
-    split = file_cpus if file_cpus is not None and int(file_cpus.sum()) == n_cpus else _largest_remainder(
-        weights / total, n_cpus)
-    return Ownership(entitled_share=weights / total, cpus=split.astype(np.int64), n_cpus=int(n_cpus),
+    split = bought if bought is not None and int(bought.sum()) == n_cpus else _largest_remainder(share / total,
+                                                                                                 n_cpus)
+    return Ownership(entitled_share=share / total, cpus=split.astype(np.int64), n_cpus=int(n_cpus),
                      how=f"{how}; {n_cpus} CPUs: {cpus_how}", excess=excess)
 
 
@@ -378,7 +429,8 @@ def allocation_excess(recorded: Recorded, limit: int, source: str) -> Excess:
                   cpu_seconds_over=int((over * spans).sum()))
 
 
-def _cpu_seconds(recorded: Recorded) -> np.ndarray:
+def cpu_seconds(recorded: Recorded) -> np.ndarray:
+    """(k,) CPU-seconds of each organization's jobs up to ``t_end``."""
     start, run, cpus, org = (recorded.column(c) for c in ("start", "run", "cpus", "org"))
     units = np.clip(np.minimum(start + np.maximum(run, 0), recorded.t_end) - np.minimum(start, recorded.t_end), 0,
                     None)
@@ -397,39 +449,3 @@ def _largest_remainder(share: np.ndarray, n: int) -> np.ndarray:
             base[donor] -= 1
             base[u] += 1
     return base
-
-
-def _read_shares(path: Path, orgs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray | None]:
-    try:
-        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
-    except OSError as exc:
-        raise InputError(f"cannot read the shares file ({exc.strerror or exc}); --shares takes equal, usage "
-                         "or a CSV file org,cpus or org,share", path=path) from exc
-    header = [cell.strip().lower() for cell in rows[0]] if rows else []
-    if header not in (["org", "cpus"], ["org", "share"]):
-        raise InputError(f"expected the header org,cpus or org,share, got {','.join(header)!r}", path=path, line=1,
-                         field="header")
-    values: dict[str, float] = {}
-    for line, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        try:
-            name, value = row[0].strip(), float(row[1])
-        except (IndexError, ValueError):
-            raise InputError(f"expected org,number, got {row!r}", path=path, line=line, field=header[1]) from None
-        if name not in orgs:
-            raise InputError(f"unknown organization {name!r}; the log's are: {', '.join(orgs)}", path=path,
-                             line=line, field="org")
-        if not np.isfinite(value) or value < 0:
-            raise InputError(f"{value} is not a share >= 0", path=path, line=line, field=header[1])
-        values[name] = value
-    missing = [o for o in orgs if o not in values]
-    if missing:
-        raise InputError(f"no share for organization(s) {', '.join(missing)}; list every organization",
-                         path=path)
-    weights = np.array([values[o] for o in orgs], dtype=np.float64)
-    if header[1] == "cpus":
-        if np.any(weights != np.floor(weights)):
-            raise InputError("CPU counts must be whole numbers", path=path, field="cpus")
-        return weights, weights.astype(np.int64)
-    return weights, None

@@ -13,6 +13,11 @@ fair_psi_u = φ_u · Σ_v ψ_v / v(N). With exact Shapley values Σφ = v(N), so
 ψ − fair_psi sum to zero; sampled values (``--exact-up-to`` exceeded) do not sum to v(N) exactly, nor do their
 gaps to zero. The gap relative to fair_psi, ψ / fair_psi − 1, carries the 95 % interval of φ: an organization is
 called subsidized (subsidizing) only when the whole interval lies above (below) 0.
+
+In CPU-hours, a gap of utility is valued at the pool's mean utility per unit of work, Σψ / p_tot (p_tot the
+CPU-seconds done by t_end): subsidy_cpu_hours = (ψ − fair_psi) · p_tot / Σψ / 3600 = gap_rel · fair_psi · p_tot /
+Σψ / 3600, i.e. the relative gap times the CPU-hours its share of the contribution is worth. Positive: it
+received that many CPU-hours from the others; negative: it gave them.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ def sharing_columns(the_game: game.Game, shap: game.ShapleyResult, psi: list[int
     k = the_game.n_orgs
     if k == 1:
         nan = float("nan")
-        return [{"fair_psi": nan, "gap": nan, "gap_rel": nan, "gap_rel_low": nan, "gap_rel_high": nan,
+        return [{"fair_psi": nan, "gap": nan, "subsidy_cpu_hours": nan, "gap_rel": nan, "gap_rel_low": nan,
+                 "gap_rel_high": nan,
                  "subsidy": NO_GAME, "alone_psi": nan, "replay_psi": nan, "replay_psi_fit": nan,
                  "alone_mean_wait": nan, "replay_mean_wait": nan, "alone_mean_bsld": nan, "better_alone": False,
                  "better_alone_fit": False, "alone_jobs_too_wide": 0}]
@@ -53,7 +59,9 @@ def sharing_columns(the_game: game.Game, shap: game.ShapleyResult, psi: list[int
         else:
             subsidy = EVEN if shap.method == "exact" else UNSURE
         rows.append({
-            "fair_psi": fair, "gap": (psi[u] - fair) / p_tot if p_tot else float("nan"), "gap_rel": rel,
+            "fair_psi": fair, "gap": (psi[u] - fair) / p_tot if p_tot else float("nan"),
+            "subsidy_cpu_hours": (psi[u] - fair) * p_tot / sum(psi) / 3600 if sum(psi) else float("nan"),
+            "gap_rel": rel,
             "gap_rel_low": rel_low, "gap_rel_high": rel_high, "subsidy": subsidy, **alone, **pool,
             "better_alone": bool(alone["alone_psi"] > pool["replay_psi"]),
             "better_alone_fit": bool(alone["alone_psi"] > pool["replay_psi_fit"]),

@@ -27,9 +27,11 @@ MIN_STEP = 300.0
 N_STEPS = 1000
 
 
-def cpu_time_at(recorded: Recorded, times: np.ndarray) -> np.ndarray:
-    """(len(times), k) CPU-seconds used by each organization up to each time (exact, float64)."""
+def cpu_time_at(recorded: Recorded, times: np.ndarray, rate: np.ndarray | None = None) -> np.ndarray:
+    """(len(times), k) CPU-seconds used by each organization up to each time (exact, float64); with `rate`
+    (one value per job, e.g. its billing rate), the usage in that unit."""
     start, run, cpus, org = (recorded.column(c) for c in ("start", "run", "cpus", "org"))
+    cpus = cpus if rate is None else rate
     ran = (start < NEVER) & (run > 0)
     times = np.asarray(times, dtype=np.float64)
     out = np.zeros((times.size, recorded.n_orgs))
@@ -48,13 +50,16 @@ def _ramp_sum(at: np.ndarray, weight: np.ndarray, times: np.ndarray) -> np.ndarr
     return times * cw[n] - cwa[n]
 
 
-def replay(recorded: Recorded, entitled_share: np.ndarray, half_life: float = DEFAULT_HALF_LIFE) -> pd.DataFrame:
-    """Usage over time, one row per (step, organization): time, cpu_seconds, usage_share (cumulative),
-    decayed_usage, decayed_share U, fairshare_factor F = 2^(−U/S) (module docstring)."""
+def replay(recorded: Recorded, entitled_share: np.ndarray, half_life: float = DEFAULT_HALF_LIFE,
+           rate: np.ndarray | None = None) -> pd.DataFrame:
+    """Usage over time, one row per (step, organization): time, cpu_seconds, usage (CPU-seconds, or in the unit
+    of `rate`: billing-seconds), usage_share (cumulative), decayed_usage, decayed_share U, fairshare_factor
+    F = 2^(−U/S) (module docstring), all from `usage`."""
     span = max(recorded.t_end - recorded.t_begin, 1)
     step = max(span / N_STEPS, MIN_STEP)
     times = np.append(np.arange(recorded.t_begin, recorded.t_end, step), recorded.t_end).astype(np.float64)
-    used = cpu_time_at(recorded, times)
+    cpu = cpu_time_at(recorded, times)
+    used = cpu if rate is None else cpu_time_at(recorded, times, rate)
     decay = np.exp2(-np.diff(times, prepend=times[0]) / half_life)
     increments = np.diff(used, axis=0, prepend=np.zeros((1, used.shape[1])))
     decayed = np.zeros_like(used)
@@ -69,6 +74,7 @@ def replay(recorded: Recorded, entitled_share: np.ndarray, half_life: float = DE
     k = recorded.n_orgs
     return pd.DataFrame({
         "time": np.repeat(times, k), "org": np.tile(np.arange(k), times.size),
-        "cpu_seconds": used.ravel(), "usage_share": share.ravel(), "decayed_usage": decayed.ravel(),
+        "cpu_seconds": cpu.ravel(), "usage": used.ravel(), "usage_share": share.ravel(),
+        "decayed_usage": decayed.ravel(),
         "decayed_share": decayed_share.ravel(), "fairshare_factor": factor.ravel(),
     })

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 from fairsched.audit.game import ShapleyResult
-from fairsched.audit.sharing import SUBSIDIZED, SUBSIDIZING, UNSURE
+from fairsched.audit.sharing import NO_GAME, SUBSIDIZED, SUBSIDIZING, UNSURE
 
 
 def verdicts(orgs: pd.DataFrame, summary: dict[str, Any], shap: ShapleyResult) -> tuple[str, ...]:
@@ -44,9 +44,15 @@ def _answer(orgs: pd.DataFrame) -> str:
     if len(orgs) == 1:
         return (f"One organization ({orgs['org'].iat[0]}): there is nothing to share, so no coalition game is "
                 "played; the report shows its usage and waits only.")
+    idle = orgs[orgs["jobs"] == 0]
+    orgs = orgs[orgs["jobs"] > 0]
     alone = orgs[orgs["better_alone"]]
     wide_only = orgs[~orgs["better_alone"] & orgs["better_alone_fit"]]
     parts = []
+    if not idle.empty:
+        parts.append(f"{_names(idle['org'].tolist())} ran no job in the window: "
+                     + ("its" if len(idle) == 1 else "their") + " CPUs ("
+                     + ", ".join(f"{r.cpus:,}" for r in idle.itertuples()) + ") served the others.")
     if not alone.empty:
         parts.append("Better off alone: " + ", ".join(
             f"{r.org} (ψ alone {r.alone_psi / r.replay_psi - 1:+.1%} vs the pool; mean wait "
@@ -60,8 +66,11 @@ def _answer(orgs: pd.DataFrame) -> str:
         parts.append(f"{who} from sharing only because of {'its' if len(wide_only) == 1 else 'their'} jobs "
                      f"wider than {'its' if len(wide_only) == 1 else 'their'} own CPUs ({wide}); for the jobs "
                      f"that fit, {names} would have done better alone.")
+    if orgs.empty:
+        return " ".join(parts)
     if alone.empty and wide_only.empty:
-        parts.append("Sharing paid off: every organization got more utility (ψsp) in the pool than alone on its "
+        parts.append(("Sharing paid off: every organization with jobs" if not idle.empty else
+                      "Sharing paid off: every organization") + " got more utility (ψsp) in the pool than alone on its "
                      "own CPUs, also counting only the jobs that fit its own CPUs.")
     elif alone.empty and len(wide_only) < len(orgs):
         rest = orgs[~orgs["better_alone_fit"]]["org"].tolist()
@@ -120,3 +129,35 @@ def records_line(summary: dict[str, Any]) -> str:
     skipped = summary.get("skipped") or {}
     return (f"Jobs read {summary['jobs_read']:,}, used {summary['jobs_used']:,}; records dropped or merged: "
             + (", ".join(f"{k}: {v:,}" for k, v in skipped.items()) or "none") + ".")
+
+
+def worth_it(row: Any) -> str:
+    """Was sharing worth it for this organization (one row of orgs), in a few words (the page's answer table)."""
+    if row.subsidy == NO_GAME:
+        return "no game (one organization)"
+    if row.jobs == 0:
+        return "no jobs: its CPUs served the others"
+    if row.better_alone:
+        return "no: better off alone"
+    if row.better_alone_fit:
+        return f"only for its {row.alone_jobs_too_wide:,} jobs too wide to run alone"
+    return "yes"
+
+
+def who_subsidized_whom(orgs: pd.DataFrame) -> str:
+    """One sentence: who gave, who received, how many CPU-hours and what share of its contribution."""
+    if len(orgs) < 2:
+        return "One organization: nobody subsidized anybody."
+
+    def part(r: Any) -> str:
+        return f"{r.org} {abs(r.subsidy_cpu_hours):,.1f} CPU-hours ({_percent(r.gap_rel)} of its contribution)"
+
+    gave = orgs[orgs["subsidy"] == SUBSIDIZING].sort_values("subsidy_cpu_hours")
+    got = orgs[orgs["subsidy"] == SUBSIDIZED].sort_values("subsidy_cpu_hours", ascending=False)
+    if gave.empty and got.empty:
+        return "Nobody subsidized anybody beyond the 95% interval of the Shapley values."
+    head = (f"{_names(gave['org'].tolist())} subsidized {_names(got['org'].tolist())}. " if len(gave) and len(got)
+            else "")
+    body = [f"{label}: " + "; ".join(part(r) for r in rows.itertuples())
+            for label, rows in (("Gave", gave), ("Received", got)) if len(rows)]
+    return head + ". ".join(body) + "."

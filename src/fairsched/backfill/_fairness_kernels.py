@@ -28,6 +28,6 @@ def arrival_pass(rule, order, submit, run, req, procs, clock, hold, heap, queue,
     get their terminations scheduled, as after any handler (`fairsched.backfill._loop.flush_starts`).
     Arrays: the state of `fairsched.backfill.view`; `rule`, `order` are policy codes.
     """
-    if rule != BACKFILL_CONSERVATIVE:
+    if rule < BACKFILL_CONSERVATIVE:  # conservative and its slow twin: nothing
         _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
         flush_starts(clock, heap, run, new, out_seq)

@@ -189,15 +189,17 @@ def heap_pop(heap, clock):
 
 @njit(cache=True)
 def prof_find(prof, m, t):
-    """Index k of the segment holding t: P_TIME[k] <= t < P_TIME[k + 1] (binary search; t >= P_TIME[0])."""
+    """Index k of the segment holding t: P_TIME[k] <= t < P_TIME[k + 1] (binary search; t >= P_TIME[0]).
+
+    Branch-free (the step is a conditional move): the incremental compression calls it for every blocking time
+    of every certificate, where a mispredicted branch per halving cost more than the comparisons.
+    """
     lo = 0
-    hi = m - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if prof[P_TIME, mid] <= t:
-            lo = mid
-        else:
-            hi = mid - 1
+    n = m
+    while n > 1:
+        half = n >> 1
+        lo = lo + half if prof[P_TIME, lo + half] <= t else lo
+        n -= half
     return lo
 
 

@@ -43,7 +43,7 @@ DONE, PAUSED, STOPPED = 0, 1, 2
 # helper still takes plain arrays (a tuple field read costs reference-count operations per access; see
 # `fairsched.online._coalitions`).
 LoopJobs = namedtuple("LoopJobs", "submit run req procs")
-LoopState = namedtuple("LoopState", "clock hold heap queue prof new out_start out_seq")
+LoopState = namedtuple("LoopState", "clock hold heap queue prof cert new out_start out_seq")
 # A ticked order's arrays (`fairsched.backfill.view.TickSetup` plus the keys); size-1 dummies for other orders.
 LoopTick = namedtuple("LoopTick", "org jpar opar ost key")
 
@@ -92,7 +92,7 @@ def run_events(rule, order, jobs, state, tk, submit_limit, pause_before, stop_jo
     Complexity per event: O(log running) for the heap plus the policy's pass.
     """
     submit, run, req, procs = jobs
-    clock, hold, heap, queue, prof, new, out_start, out_seq = state
+    clock, hold, heap, queue, prof, cert, new, out_start, out_seq = state
     while True:
         t = next_event_time(rule, submit, submit_limit, clock, heap, queue)
         if t < 0:
@@ -119,23 +119,27 @@ def run_events(rule, order, jobs, state, tk, submit_limit, pause_before, stop_jo
             if job == pause_before:
                 return PAUSED
             clock[NEXT_SUB] = job + 1
-            on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq, tk)
+            on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
+                          out_seq, tk)
             flush_starts(clock, heap, run, new, out_seq)
             if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
                 return STOPPED
         while clock[N_HEAP] > 0 and heap[K_END, 0] <= t:
             job, start = heap_pop(heap, clock)
             on_end(order, job, start, t, procs, tk)
-            _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+            _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
+                     out_seq)
             flush_starts(clock, heap, run, new, out_seq)
             if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
                 return STOPPED
 
 
 @njit(cache=True)
-def _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq):
+def _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
+             out_seq):
     hold_remove_job(hold, clock, job)
-    on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq)
+    on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
+                   out_seq)
 
 
 @njit(cache=True)
@@ -143,6 +147,6 @@ def inject_submission(rule, order, job, jobs, state, tk):
     """Submit `job` at the current time, outside the normal sequence (the relaxed fair-start-time what-if adds
     the job once every earlier job has started, JSSPP'05 §3.1.2); one pass follows as for any submission."""
     submit, run, req, procs = jobs
-    clock, hold, heap, queue, prof, new, out_start, out_seq = state
-    on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq, tk)
+    clock, hold, heap, queue, prof, cert, new, out_start, out_seq = state
+    on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, cert, new, out_start, out_seq, tk)
     flush_starts(clock, heap, run, new, out_seq)

@@ -30,6 +30,7 @@ from fairsched.backfill.jobs import BackfillJobs, jobs_from_workload
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.backfill.registry import get_backfill, get_order
 from fairsched.backfill.view import (
+    CERT_SIZE,
     FREE,
     N_CLOCK,
     N_HEAP,
@@ -108,6 +109,8 @@ class BackfillSimulator:
         self.queue = np.zeros((3, max(n, 1)), dtype=np.int64)
         self.prof = np.zeros((2, 2 * (n + cap_run) + 4), dtype=np.int64)  # <= 2 breakpoints per interval
         self.prof[[P_TIME, P_FREE], 0] = first, p
+        certified = n if self.backfill.reservations == -1 else 1  # conservative: the certificates (view.py)
+        self.cert = np.zeros((certified, CERT_SIZE), dtype=np.int64)
         self.new = np.zeros(max(n, 1), dtype=np.int64)
         self.out_start = np.full(n, -1, dtype=np.int64)
         self.out_seq = np.full(n, -1, dtype=np.int64)
@@ -117,8 +120,8 @@ class BackfillSimulator:
         j = self.jobs
         self._loop_jobs = tuple(_loop.LoopJobs(submit=j.submit, run=j.run, req=j.requested, procs=j.procs))
         self._loop_state = tuple(_loop.LoopState(clock=self.clock, hold=self.hold, heap=self.heap, queue=self.queue,
-                                                 prof=self.prof, new=self.new, out_start=self.out_start,
-                                                 out_seq=self.out_seq))
+                                                 prof=self.prof, cert=self.cert, new=self.new,
+                                                 out_start=self.out_start, out_seq=self.out_seq))
         t = self.tick
         self.key = np.zeros(max(n, 1), dtype=np.float64)  # ticked orders: each waiting job's rank key
         self._loop_tick = tuple(_loop.LoopTick(org=t.org, jpar=t.jpar, opar=t.opar, ost=t.ost, key=self.key))
@@ -223,9 +226,11 @@ class BackfillSimulator:
         for name, count in (("hold", N_HOLD), ("heap", N_HEAP), ("queue", N_QUEUE), ("prof", N_PROF)):
             live = int(self.clock[count])
             getattr(other, name)[:, :live] = getattr(self, name)[:, :live]
+        waiting = self.queue[Q_JOB, :self.clock[N_QUEUE]]
+        if self.backfill.reservations == -1:
+            other.cert[waiting] = self.cert[waiting]
         if self.order.ticked:
             other.tick.ost[:] = self.tick.ost
-            waiting = self.queue[Q_JOB, :self.clock[N_QUEUE]]
             other.key[waiting] = self.key[waiting]
         return other
 

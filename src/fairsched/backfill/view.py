@@ -30,6 +30,9 @@ copies only what is in use, never whole-trace arrays)::
     prof[2, cap_prof]  conservative free-processor profile: P_TIME breakpoints (increasing, P_TIME[0] <= now)
                        and P_FREE, the free processors from P_TIME[k] until P_TIME[k + 1] (the last segment
                        extends to infinity and has all P processors free).
+    cert[n, CERT_SIZE] conservative, incremental re-planning: each waiting job's certificate, the blocking times
+                       proving that its reservation cannot move yet (`fairsched.backfill.policies._compress`):
+                       the count r, then r times, and at CERT_TAIL the start of the windows left uncovered.
     new[n]             jobs started by the current handler (``new[:N_NEW]``).
     out_start[n], out_seq[n]  start time and decision number of each started job (-1: not started).
 
@@ -60,12 +63,18 @@ H_END, H_PROCS, H_JOB = range(3)
 K_END, K_START, K_SEQ, K_JOB = range(4)
 Q_JOB, Q_RES, Q_SEQ = range(3)
 P_TIME, P_FREE = range(2)
+CERT_POINTS = 16  # blocking times a certificate keeps at most
+CERT_TAIL = CERT_POINTS + 1  # the column of cert holding the start of the uncovered windows
+CERT_SIZE = CERT_POINTS + 2
 
 # Codes the compiled dispatcher switches on (numba cannot cache kernels that take functions as arguments,
 # so policies are chosen by integer code; `fairsched.backfill.policies` maps names to codes).
 ORDER_FCFS, ORDER_SJF, ORDER_LXF, ORDER_DRF, ORDER_DIRECTCONTR, ORDER_SLURM_FAIR_TREE, ORDER_SLURM_CLASSIC = range(7)
 FIRST_TICKED_ORDER = ORDER_DRF  # codes >= this one are ticked orders (keys recomputed at ticks)
 BACKFILL_NONE, BACKFILL_NO_GUARANTEE, BACKFILL_EASY, BACKFILL_CONSERVATIVE = range(4)
+# Conservative backfilling re-planned in full at every compression (the slow twin of the incremental re-planning,
+# same schedules; never registered by name: `fairsched.backfill.policies.conservative.FULL_REPLAN`).
+BACKFILL_CONSERVATIVE_FULL = 4
 
 
 @dataclass(frozen=True)

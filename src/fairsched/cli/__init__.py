@@ -1,5 +1,6 @@
-"""Command line: ``compare``, ``audit``, ``fairshare``, ``trace info|fetch``, ``backfill``, ``unfairness re|fst``,
-``mosp``, ``openshop``, ``replicate ...``, ``sweep``, ``results``.
+"""Command line: ``compare``, ``audit``, ``whatif``, ``fairshare``, ``trace info|fetch``, ``backfill``,
+``unfairness re|fst``, ``mosp``, ``openshop``, ``replicate ...``, ``sweep``, ``results``, ``slurm up|down|replay``,
+``steer``.
 
 Each command is parse -> one library call -> render (see docs/usage.md for every flag), in one module per command
 group, imported below by name (no auto-discovery; the import order is the order of ``fairsched --help``):
@@ -14,9 +15,9 @@ group, imported below by name (no auto-discovery; the import order is the order 
 How to add a command: docs/contributing.md, "How to add a command".
 """
 
-# The order of `fairsched --help` (commands, then the groups trace, unfairness, replicate): each module registers
-# its commands on import.
-from fairsched.cli import compare, audit, fairshare, trace, backfill, mosp, openshop, sweep, replicate  # noqa: F401  # isort: skip
+# The order of `fairsched --help` (commands, then the groups trace, unfairness, replicate, slurm): each module
+# registers its commands on import.
+from fairsched.cli import compare, audit, whatif, fairshare, trace, backfill, mosp, openshop, sweep, replicate, slurm, steer  # noqa: F401,E501  # isort: skip
 from fairsched.cli._app import app, main
 
 __all__ = ["app", "main"]

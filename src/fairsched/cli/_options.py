@@ -61,9 +61,9 @@ Machines = Annotated[int | None, typer.Option("--machines", min=1, rich_help_pan
                                               help="Total machines m. Default: the whole trace's MaxProcs "
                                                    "header, else its widest job (before any window).")]
 Split = Annotated[str | None, typer.Option("--split", rich_help_panel=_SCENARIO,
-                                           help="How machines are split: even, uniform, zipf, or a comma-separated "
-                                                "list of counts (one per organization). Default: zipf for the "
-                                                "synthetic workload, uniform for a trace.")]
+                                           help="How machines are split: even, uniform, composition, zipf, or a "
+                                                "comma-separated list of counts (one per organization). Default: "
+                                                "zipf for the synthetic workload, uniform for a trace.")]
 ZipfS = Annotated[float, typer.Option("--zipf-s", rich_help_panel=_SCENARIO, help="Exponent of the Zipf split.")]
 Seed = Annotated[int, typer.Option("--seed", rich_help_panel=_SCENARIO,
                                    help="Seed of the scenario and of every randomized policy.")]

@@ -19,10 +19,18 @@ def audit_command(
     format: Annotated[str, typer.Option(help="auto, swf, sacct or jobs-csv.")] = "auto",
     org_by: Annotated[str | None, org_by_option(AUDIT_ORG_BY, "account (sacct, jobs.csv), group (SWF)")] = None,
     org_map: OrgMap = None,
-    shares: Annotated[str, typer.Option(help="equal, usage, or a CSV file org,cpus / org,share.")] = "equal",
+    unmapped_org: Annotated[str | None, typer.Option(help="Organization of the log's keys missing from --org-map "
+                                                          "(default: they are an error).")] = None,
+    shares: Annotated[str, typer.Option(help="equal, usage, a CSV file org,cpus / org,share, or Slurm's tree: a "
+                                             "sacctmgr script, sacctmgr show assoc -P or sshare -a -l -P.")] = "equal",
+    top: Annotated[int | None, typer.Option(help="Keep the N organizations with the most CPU-seconds; pool the "
+                                                 "rest as (other).")] = None,
     cpus: Annotated[int | None, typer.Option(help="Pool CPUs. Default: the largest concurrent allocation.")] = None,
     since: Annotated[str | None, typer.Option(help="Audit jobs submitted from T (log seconds or a date).")] = None,
     until: Annotated[str | None, typer.Option(help="...and before T; utilities are taken at T.")] = None,
+    every: Annotated[str | None, typer.Option(help="Also audit rolling windows of this length (30d, 12h, "
+                                                   "3600): one row per window and organization in orgs.csv.")]
+    = None,
     reference: Annotated[str, typer.Option(help="Reference scheduler: backfill (FCFS+EASY) or online (FIFO on "
                                                 "sequential copies).")] = "backfill",
     half_life: Annotated[float, typer.Option(help="Decay half-life of usage (s).")] = 7 * 86400.0,
@@ -39,7 +47,8 @@ def audit_command(
     from fairsched.report.audit import audit_command as command_of
     from fairsched.report.audit import audit_json, audit_renderable, write_audit_outputs
 
-    config = AuditConfig(log=log, format=format, org_by=org_by, org_map=org_map, shares=shares, cpus=cpus,
+    config = AuditConfig(log=log, format=format, org_by=org_by, org_map=org_map, unmapped_org=unmapped_org,
+                         top=top, every=every, shares=shares, cpus=cpus,
                          since=since, until=until, reference=reference, half_life=half_life, exact_up_to=exact_up_to,
                          samples=samples, fst_sample=fst_sample, seed=seed, skip_bad_records=skip_bad_records)
     with delivery(out, as_json=as_json, keep="files") as job:  # an audit writes beside the files already there

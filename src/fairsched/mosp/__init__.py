@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 import fairsched
-from fairsched.errors import ConfigError
+from fairsched.errors import ConfigError, PolicyError
 from fairsched.mosp.instance import MospInstance, MospSchedule
 from fairsched.mosp.metrics import local_makespans, makespan, org_makespans, score
 from fairsched.mosp.policies import ALGORITHMS, get_algorithm
@@ -49,6 +49,9 @@ def solve(instance: MospInstance, algorithm: str = "mocca+ilba", *, local_order:
                           f"{', '.join(sorted(accepted)) or 'none'}")
     parameters = {**entry.params, **params}
     schedule = entry.plugin(instance, local_order=local_order, seed=seed, **parameters)
+    if not isinstance(schedule, MospSchedule):
+        raise PolicyError(f"MOSP algorithm {entry.name!r} returned {type(schedule).__name__}; an algorithm returns "
+                          "one MospSchedule (docs/contributing.md, How to add a policy, mosp)")
     return replace(schedule, algorithm=entry.name,
                    meta={"algorithm": entry.name, "parameters": parameters, "local_order": local_order,
                          "seed": seed, "fairsched_version": fairsched.__version__})

@@ -202,7 +202,9 @@ class OnlineSimulator:
         return self._rec_org[self._seq_record[alive]], self._seq_machine[alive], self._seq_start[alive]
 
     def apply(self, assignment: Assignment, policy_name: str = "policy") -> None:
-        """Check a decision (greedy, FIFO-feasible, free distinct machines), then start its jobs."""
+        """Check a decision (an `Assignment`: greedy, FIFO-feasible, free distinct machines), then start its jobs."""
+        if not isinstance(assignment, Assignment):
+            raise PolicyError(_not_an_assignment(assignment, policy_name, self.now))
         orgs = np.ascontiguousarray(assignment.orgs, dtype=np.int64)
         use_machines = assignment.machines is not None
         machines = np.ascontiguousarray(assignment.machines if use_machines else _NO_MACHINES, dtype=np.int64)
@@ -293,6 +295,15 @@ def simulate(scenario: Scenario, policy: OnlinePolicy, *, seed: int = 0,
             "seed": seed, "fairsched_version": fairsched.__version__, "source": scenario.source}
     meta["params"] = {key: value for key, value in meta["params"].items() if not key.endswith("_")}
     return OnlineResult(schedule=sim.schedule(), per_org=sim.per_org(), t_end=t_end, meta=meta)
+
+
+def _not_an_assignment(decision: object, policy_name: str, now: int) -> str:
+    """The `PolicyError` message for a ``decide`` that returned something else than one `Assignment`."""
+    got = type(decision).__name__
+    if isinstance(decision, list | tuple) and decision and all(isinstance(d, Assignment) for d in decision):
+        got = f"a {got} of {len(decision)} Assignments"
+    return (f"{policy_name} at t={now}: decide must return one Assignment (orgs: one organization per job to start "
+            f"now, machines: None or one free machine each), got {got}; see fairsched.online.view.Assignment")
 
 
 def _check_records(release: np.ndarray, processing: np.ndarray, org: np.ndarray, copies: np.ndarray,

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 import fairsched
-from fairsched.errors import ConfigError
+from fairsched.errors import ConfigError, PolicyError
 from fairsched.openshop import online
 from fairsched.openshop.engine import accepts, evaluate_permutation, evaluate_task_order
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
@@ -62,6 +62,9 @@ def solve(instance: OpenShopInstance, algorithm: str = "pba", *, utilities: str 
         raise ConfigError(f"algorithm {algorithm!r} takes no parameter {', '.join(unknown)}; its parameters: "
                           f"{', '.join(options) or 'none'}")
     schedule = algo(instance, seed=seed, utilities=utilities, **params)
+    if not isinstance(schedule, OpenShopSchedule):
+        raise PolicyError(f"openshop algorithm {entry.name!r} returned {type(schedule).__name__}; an algorithm "
+                          "returns one OpenShopSchedule (docs/contributing.md, How to add a policy, openshop)")
     return replace(schedule, meta=_meta(entry.name, params, utilities, seed, online=False))
 
 

@@ -17,7 +17,8 @@ import numpy as np
 from fairsched.errors import ConfigError
 from fairsched.openshop.instance import OpenShopInstance, OpenShopSchedule
 
-__all__ = ["random_instance", "second_slot_jobs", "vertex_cover_from_schedule", "vertex_cover_instance"]
+__all__ = ["google_like_instance", "random_instance", "second_slot_jobs", "vertex_cover_from_schedule",
+           "vertex_cover_instance"]
 
 
 def random_instance(n_jobs: int, n_machines: int, rng: np.random.Generator | int, *, density: float = 0.5,
@@ -53,6 +54,33 @@ def random_instance(n_jobs: int, n_machines: int, rng: np.random.Generator | int
     times[empty, rng.integers(0, n_machines, size=empty.size)] = rng.integers(1, max_time + 1, size=empty.size)
     priority = rng.integers(1, max_priority + 1, size=n_jobs).astype(np.float64)
     return OpenShopInstance.from_dense(times, arrival=_arrivals(arrivals, n_jobs, rng), priority=priority)
+
+
+def google_like_instance(n_jobs: int, n_machines: int, tasks_per_job: float, seed: int) -> OpenShopInstance:
+    """A sparse instance shaped like the Google jobs of Networking'20 §VII: job j has k_j tasks on distinct machines
+    drawn uniformly, k_j log-normal (σ = 1.2, mean `tasks_per_job`, rounded up, capped at m), p_ij log-normal
+    (median 100, σ = 1.5), priorities 1..10, every arrival 0 (set them with ``dataclasses.replace``).
+
+    With 19,000 jobs, 200 machines and a mean of 32 it has about 576,000 tasks, 30 per job: the paper's size by the
+    project's estimate (docs/replication/networking20.md). Memory: an n_jobs × n_machines float array.
+
+    >>> inst = google_like_instance(50, 20, 8.0, 0)
+    >>> inst.n_jobs, int(np.diff(inst.indptr).max()) <= 20
+    (50, True)
+    """
+    _check(n_jobs >= 1 and n_machines >= 1 and tasks_per_job >= 1,
+           f"n_jobs, n_machines, tasks_per_job: expected >= 1, got {n_jobs}, {n_machines}, {tasks_per_job}")
+    rng = np.random.default_rng(seed)
+    sigma = 1.2
+    k = np.ceil(rng.lognormal(np.log(tasks_per_job) - sigma**2 / 2, sigma, n_jobs))
+    k = np.clip(k, 1, n_machines).astype(np.int64)
+    rank = np.argsort(np.argsort(rng.random((n_jobs, n_machines)), axis=1), axis=1)
+    _, machines = np.nonzero(rank < k[:, None])  # row-major: by job, machines increasing (the CSR order)
+    times = np.ceil(rng.lognormal(np.log(100.0), 1.5, machines.size)).astype(np.int64)
+    indptr = np.zeros(n_jobs + 1, dtype=np.int64)
+    np.cumsum(k, out=indptr[1:])
+    return OpenShopInstance.from_tasks(n_machines, indptr, machines, times,
+                                       priority=rng.integers(1, 11, n_jobs).astype(np.float64))
 
 
 def _arrivals(arrivals: int | Sequence[int] | np.ndarray | None, n_jobs: int, rng: np.random.Generator) -> np.ndarray:

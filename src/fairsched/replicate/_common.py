@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
     from fairsched.sweep import Spec
 
-__all__ = ["MATCH_FACTOR", "SPECS_DIR", "ProgressCallback", "ReplicationResult", "SweepOptions",
-           "default_traces_dir", "run_sweeps", "verdict"]
+__all__ = ["MATCH_FACTOR", "SAME_TOLERANCE", "SPECS_DIR", "STANDARD_ERRORS", "ProgressCallback", "ReplicationResult",
+           "SweepOptions", "default_traces_dir", "level_verdict", "run_sweeps", "verdict"]
 
 SPECS_DIR = Path(__file__).resolve().with_name("specs")
 """The shipped sweep specs of the replications (package data, ``fairsched/replicate/specs/*.toml``)."""
@@ -28,7 +28,9 @@ SPECS_DIR = Path(__file__).resolve().with_name("specs")
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(description, done, total)`` as a replication's cells finish."""
 
-MATCH_FACTOR = 1.25  # a ratio "matches" the paper's when within a factor 1.25 of it (papers give 2 digits)
+MATCH_FACTOR = 1.25  # a gain (ratio - 1) "matches" the paper's when within a factor 1.25 of it (`verdict`)
+SAME_TOLERANCE = 0.1  # "almost the same": a ratio within 10 % of 1
+STANDARD_ERRORS = 2.0  # a mean "matches" the paper's level within two standard errors (`level_verdict`)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,14 +114,40 @@ def run_sweeps(specs: Mapping[str, Spec], options: SweepOptions, *, workers: int
 
 def verdict(paper: float, ours: float, kind: str) -> str:
     """The replications' verdict scale for a claim stated as a ratio oriented so that > 1 means the paper's
-    algorithm is better: ``matches`` (within `MATCH_FACTOR` of the paper's ratio; ``kind`` "same": within 10 % of
-    1), ``direction only`` (better, as the paper says, but by a factor outside that band) or ``no`` (not better).
+    algorithm is better.
+
+    The claimed effect is the gain, ``ratio - 1`` (a ratio of 1.3 claims a 30 % gain), and the band is set on the
+    gain, not on the ratio: ``matches`` when our gain is within a factor `MATCH_FACTOR` of the paper's (a claimed
+    30 % is matched by 24–37.5 %, not by 5 %); ``direction only`` when the algorithm is better, as the paper says,
+    by a gain outside that band; ``no`` when it is not better. ``kind`` "same" (the paper says "almost the same"):
+    ``matches`` within `SAME_TOLERANCE` of 1, else ``no``.
 
     >>> verdict(1.7, 1.57, "lower"), verdict(1.7, 3.21, "lower"), verdict(1.7, 0.37, "lower")
     ('matches', 'direction only', 'no')
+    >>> verdict(1.3, 1.05, "lower")  # a 5 % gain against a claimed 30 %
+    'direction only'
     """
     if kind == "same":
-        return "matches" if abs(ours - 1.0) <= 0.1 else "no"
+        return "matches" if abs(ours - 1.0) <= SAME_TOLERANCE else "no"
     if not ours > 1.0:
         return "no"
-    return "matches" if 1 / MATCH_FACTOR <= ours / paper <= MATCH_FACTOR else "direction only"
+    if not paper > 1.0:
+        raise ValueError(f"verdict: the paper's ratio {paper} claims no gain; use kind='same'")
+    gain = (ours - 1.0) / (paper - 1.0)
+    return "matches" if 1 / MATCH_FACTOR <= gain <= MATCH_FACTOR else "direction only"
+
+
+def level_verdict(paper: float, ours: float, standard_error: float, *, direction_holds: bool) -> str:
+    """The verdict scale for a claim stated as a level (a mean over random instances, e.g. TPDS'11's average
+    score 1.24): ``matches`` when our mean is within `STANDARD_ERRORS` standard errors of the paper's (our
+    sampling error: the paper gives none); ``direction only`` when it is not but the claim's direction holds
+    (`direction_holds`, decided by the caller: e.g. ILBA below MOCCA); ``no`` otherwise.
+
+    >>> level_verdict(2.40, 2.385, 0.0133, direction_holds=True)  # 1.1 standard errors apart
+    'matches'
+    >>> level_verdict(1.24, 1.202, 0.0036, direction_holds=True)  # 10 standard errors apart
+    'direction only'
+    """
+    if abs(ours - paper) <= STANDARD_ERRORS * standard_error:
+        return "matches"
+    return "direction only" if direction_holds else "no"

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from fairsched.errors import ConfigError
 
-__all__ = ["BLOCK", "DATA_DIR", "RUN_INFO", "VALUE", "Renderer", "fmt", "markdown_table", "read_time_log",
-           "render_blocks", "stale_blocks", "write_run_info"]
+__all__ = ["BLOCK", "DATA_DIR", "RUN_INFO", "VALUE", "Renderer", "fmt", "keep_other_blocks", "markdown_table",
+           "read_time_log", "render_blocks", "stale_blocks", "write_run_info"]
 
 DATA_DIR = Path("docs/replication/data")
 BLOCK = re.compile(r"(<!-- table: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
@@ -65,6 +65,13 @@ def render_blocks(text: str, data_dir: Path, tables: Mapping[str, Renderer],
 
         text = pattern.sub(rebuild, text)
     return text
+
+
+def keep_other_blocks(text: str, tables: Mapping[str, Renderer]) -> dict[str, Renderer]:
+    """`tables`, plus a renderer that gives back its current body for every table block of `text` that `tables`
+    does not name: for a doc whose blocks come from several scripts, each rewriting (or checking) only its own."""
+    current = {m.group("name"): m.group("body") for m in BLOCK.finditer(text) if m.group("name") not in tables}
+    return {**{name: (lambda data_dir, body=body: body) for name, body in current.items()}, **tables}
 
 
 def stale_blocks(text: str, data_dir: Path, tables: Mapping[str, Renderer],

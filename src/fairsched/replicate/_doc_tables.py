@@ -24,19 +24,23 @@ from fairsched.replicate._doc_format import stale_blocks as _stale
 from fairsched.replicate.jsspp05 import doc as jsspp05_doc
 from fairsched.replicate.jsspp05 import doc_values as jsspp05_values
 from fairsched.replicate.networking20 import doc as networking20_doc
+from fairsched.replicate.networking20 import doc_sptf as networking20_sptf
 from fairsched.replicate.networking20 import doc_values as networking20_values
 from fairsched.replicate.ppam13 import doc as ppam13_doc
+from fairsched.replicate.ppam13 import doc_split_dc as ppam13_split_dc
 from fairsched.replicate.ppam13 import doc_values as ppam13_values
 from fairsched.replicate.spaa13 import doc as spaa13_doc
 from fairsched.replicate.spaa13 import doc_values as spaa13_values
 from fairsched.replicate.tpds11 import doc as tpds11_doc
+from fairsched.replicate.tpds11 import doc_mocca as tpds11_mocca
 from fairsched.replicate.tpds11 import doc_values as tpds11_values
 
 __all__ = ["BLOCK", "DATA_DIR", "DOC_MODULES", "TABLES", "VALUE", "VALUES", "main", "render_blocks",
            "stale_blocks"]
 
-DOC_MODULES: tuple[ModuleType, ...] = (networking20_doc, networking20_values, tpds11_doc, tpds11_values, jsspp05_doc,
-                                       jsspp05_values, spaa13_doc, spaa13_values, ppam13_doc, ppam13_values)
+DOC_MODULES: tuple[ModuleType, ...] = (networking20_doc, networking20_values, networking20_sptf, tpds11_doc,
+                                       tpds11_values, tpds11_mocca, jsspp05_doc, jsspp05_values, spaa13_doc,
+                                       spaa13_values, ppam13_doc, ppam13_values, ppam13_split_dc)
 """Every module holding renderers of the replication docs (a ``TABLES`` and/or ``VALUES`` mapping)."""
 
 

@@ -23,6 +23,7 @@ RESULT_WRITERS: dict[str, str] = {
     "fairsched.backfill.experiment": "fairsched.report.backfill",
     "fairsched.mosp.experiment": "fairsched.report.mosp",
     "fairsched.openshop.experiment": "fairsched.report.openshop",
+    "fairsched.audit.whatif_experiment": "fairsched.report.whatif",
 }
 
 

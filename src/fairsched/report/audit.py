@@ -26,8 +26,9 @@ import pandas as pd
 
 from fairsched._io import atomic_write
 from fairsched.audit import AuditConfig, AuditResult
+from fairsched.report.audit_figures import audit_figures, log_dates, zone_label
 from fairsched.report.export import write_csv, write_json
-from fairsched.report.html import Figure, Report, Table, write_report_html
+from fairsched.report.html import Report, Table, write_report_html
 from fairsched.report.tables import jsonable
 
 FILES = ("report.html", "orgs.csv", "jobs.csv", "report.json", "metrics.prom")
@@ -42,6 +43,8 @@ PROM_ORG_GAUGES = (
     ("fairsched_org_psi", "psi", "Strategy-proof utility psi_sp of the recorded schedule."),
     ("fairsched_org_shapley_value", "phi", "Shapley contribution phi in the coalition game."),
     ("fairsched_org_shapley_gap_seconds", "gap", "(psi - phi) / p_tot: seconds per unit of work; > 0 subsidized."),
+    ("fairsched_org_subsidy_cpu_hours", "subsidy_cpu_hours", "CPU-hours received (> 0) or given (< 0) against "
+                                                             "its share of the contribution."),
     ("fairsched_org_alone_mean_wait_seconds", "alone_mean_wait", "Mean wait alone on its own CPUs (reference)."),
     ("fairsched_org_pool_mean_wait_seconds", "pool_mean_wait", "Mean wait in the pool (recorded)."),
     ("fairsched_org_fst_strict_late_jobs", "fst_strict_late", "Jobs started after their strict fair start time."),
@@ -56,12 +59,18 @@ def audit_command(config: AuditConfig) -> str:
         args += ["--org-by", config.org_by]
     if config.org_map is not None:
         args += ["--org-map", str(config.org_map)]
+    if config.unmapped_org is not None:
+        args += ["--unmapped-org", config.unmapped_org]
     args += ["--shares", str(config.shares)]
+    if config.top is not None:
+        args += ["--top", str(config.top)]
     if config.cpus is not None:
         args += ["--cpus", str(config.cpus)]
     for flag, value in (("--since", config.since), ("--until", config.until)):
         if value is not None:
             args += [flag, str(value)]
+    if config.every is not None:
+        args += ["--every", config.every]
     args += ["--reference", config.reference, "--half-life", f"{config.half_life:g}", "--exact-up-to",
              str(config.exact_up_to), "--samples", str(config.samples), "--fst-sample", str(config.fst_sample),
              "--seed", str(config.seed)]
@@ -91,6 +100,8 @@ def audit_json(result: AuditResult, outputs: dict[str, Path] | None = None) -> d
     doc = {"orgs": orgs, "jobs_read": result.summary["jobs_read"], "jobs_used": result.summary["jobs_used"],
            "skipped": result.summary["skipped"], "reference_scheduler": result.summary["reference_scheduler"],
            "shapley": shapley, "verdicts": list(result.verdicts), "summary": summary, "meta": result.meta}
+    if result.windows is not None:
+        doc["windows"] = result.windows.to_dict(orient="records")
     if outputs is not None:
         doc["outputs"] = {name: str(path) for name, path in outputs.items()}
     return jsonable(doc)
@@ -125,12 +136,22 @@ def _number(value: Any) -> str:
     return repr(value)
 
 
+def orgs_rows(result: AuditResult) -> pd.DataFrame:
+    """orgs.csv: one row per organization; with ``--every``, the whole audit's rows (window ``all``) then one row
+    per window and organization (window number, window_start, window_end in log seconds)."""
+    if result.windows is None:
+        return result.orgs
+    whole = result.orgs.assign(window="all", window_start=result.summary["t_begin"],
+                               window_end=result.summary["t_end"])
+    return pd.concat([whole, result.windows.astype({"window": str})], ignore_index=True)[list(result.windows.columns)]
+
+
 def write_audit_outputs(result: AuditResult, out_dir: str | Path, *, command: str) -> dict[str, Path]:
     """Write the module's files into `out_dir` (each atomically); return {name: path}."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     outputs = {name: out / name for name in FILES}
-    write_csv(result.orgs, outputs["orgs.csv"])
+    write_csv(orgs_rows(result), outputs["orgs.csv"])
     write_csv(result.jobs, outputs["jobs.csv"])
     with atomic_write(outputs["metrics.prom"]) as handle:
         handle.write(metrics_prom(result))
@@ -140,9 +161,63 @@ def write_audit_outputs(result: AuditResult, out_dir: str | Path, *, command: st
 
 
 # -- the page -----------------------------------------------------------------------------------------------------
+# One format per column kind (`Table.formats`): counts, CPU-hours, shares, relative gaps, utilities, seconds.
+COUNT, HOURS, SHARE, REL, RATIO, BIG, SECONDS = ",.0f", "+,.1f", ".1%", "+.2%", ".3f", ".4g", ",.0f"
+
+
 def audit_page(result: AuditResult, command: str) -> Report:
-    """The report.html content: verdicts, tables, figures."""
+    """The report.html content: the answer first (was sharing worth it, who subsidized whom, by how much), then
+    the command and configuration, the notes, the figures and the detailed tables."""
+    s = result.summary
+    tables = _detail_tables(result)
+    warnings = [*s.get("warnings", []), *([s["cpus_excess_text"]] if s.get("cpus_excess_text") else [])]
+    notes = [*result.verdicts[2:], f"Reference scheduler: {s['reference_scheduler']}.",
+             f"Ownership: {s['cpus_how']}."]
+    config = {k: v for k, v in result.meta.items() if v is not None}
+    return Report(title=f"fairsched audit of {Path(result.meta['log']).name}", command=command,
+                  summary=result.verdicts[0], answer=[_answer_table(result)], config=config, tables=tables,
+                  figures=audit_figures(result), notes=notes, warnings=[w for w in warnings if w not in notes],
+                  files=[f for f in FILES if f != "report.html"])
+
+
+def _answer_table(result: AuditResult) -> Table:
+    from fairsched.audit.verdicts import who_subsidized_whom, worth_it
+
     orgs, s = result.orgs, result.summary
+    rows = [(r.org, r.jobs, r.cpus, r.entitled_share, r.usage_share, worth_it(r), r.subsidy, r.subsidy_cpu_hours,
+             r.gap_rel, _interval(r, result.shapley.method)) for r in orgs.itertuples()]
+    run = s.get("run_seconds")
+    note = " ".join([
+        who_subsidized_whom(orgs),
+        *result.verdicts[1:2],  # the game the answer rests on (one organization: the next verdict line)
+        "CPU-hours: the utility ψ it got beyond (+) or short of (−) its share of the contribution φ, valued at the "
+        "pool's mean utility per CPU-hour; % of its contribution: ψ / (φ scaled to the recorded total) − 1.",
+        f"Usage in {s['usage_unit']}" + (" (AllocTRES billing=)." if s["usage_unit"] != "CPU-seconds" else "."),
+        f"Audit of {s['jobs_used']:,} jobs, {_span(s)}" + (f", run in {run:,.1f} s." if run is not None else "."),
+    ])
+    return Table("Was sharing worth it, and who subsidized whom",
+                 ("organization", "jobs", "CPUs owned", "entitled share", "usage share", "sharing worth it?",
+                  "subsidy", "CPU-hours received (+) / given (−)", "vs its contribution", "95% interval"),
+                 rows, note=note, formats=(None, COUNT, COUNT, SHARE, SHARE, None, None, HOURS, REL, None))
+
+
+def _interval(row: Any, method: str) -> str:
+    if method != "sampled" or not math.isfinite(row.gap_rel_low):
+        return "exact" if method == "exact" else "–"
+    return f"{row.gap_rel_low:+.2%} to {row.gap_rel_high:+.2%}"
+
+
+def _span(s: dict[str, Any]) -> str:
+    start, end = log_dates(s, np.array([s["t_begin"], s["t_end"]], dtype=np.float64))
+    if isinstance(start, float):
+        return f"{s['t_end'] - s['t_begin']:,} s of the log"
+    return f"{start:%Y-%m-%d %H:%M} to {end:%Y-%m-%d %H:%M} ({zone_label(s)})"
+
+
+def _detail_tables(result: AuditResult) -> list[Table]:
+    orgs, s = result.orgs, result.summary
+    unit = s["usage_unit"]
+    slurm = ("slurm_norm_shares", "slurm_fairshare", "slurm_level_fs") if s.get("slurm_reported") else ()
     tables = [
         Table("Sharing incentive: alone on its own CPUs against the pool, both replayed by the reference scheduler "
               "(recorded figures beside)",
@@ -154,26 +229,32 @@ def audit_page(result: AuditResult, command: str) -> Report:
                            "replay_mean_wait", "pool_mean_wait", "better_alone", "better_alone_fit",
                            "alone_jobs_too_wide")),
               note="Alone and pool are measured in the same world (the replay); the recorded schedule ran on "
-                   "nodes with memory limits the replay ignores. " + (s.get("cpus_excess_text") or "")),
+                   "nodes with memory limits the replay ignores.",
+              formats=(None, BIG, BIG, BIG, BIG, BIG, SECONDS, SECONDS, SECONDS, None, None, COUNT)),
         Table("Organizations and their members", ("org", "members", "jobs", "never started", "CPUs owned"),
-              _rows(orgs, ("org", "members", "jobs", "jobs_never_started", "cpus"))),
-        Table("Usage against entitlement", ("org", "CPU-seconds", "usage share", "entitled share", "ratio",
-                                            "decayed usage share", "fair-share factor F = 2^(−U/S)"),
-              _rows(orgs, ("org", "cpu_seconds", "usage_share", "entitled_share", "usage_ratio",
-                           "decayed_usage_share", "fairshare_factor")),
+              _rows(orgs, ("org", "members", "jobs", "jobs_never_started", "cpus")),
+              formats=(None, None, COUNT, COUNT, COUNT)),
+        Table("Usage against entitlement", ("org", "CPU-seconds", f"usage ({unit})", "usage share", "entitled share",
+                                            "ratio", "decayed usage share", "fair-share factor F = 2^(−U/S)",
+                                            "LevelFS = S/U", *(c.replace("slurm_", "Slurm's ") for c in slurm)),
+              _rows(orgs, ("org", "cpu_seconds", "usage", "usage_share", "entitled_share", "usage_ratio",
+                           "decayed_usage_share", "fairshare_factor", "level_fs", *slurm)),
               note=f"Half-life {result.meta['half_life']:g} s. Jain's index of usage/entitlement "
-                   f"{s['jain_usage_ratio']:.4f}, Gini {s['gini_usage_ratio']:.4f}."),
+                   f"{s['jain_usage_ratio']:.4f}, Gini {s['gini_usage_ratio']:.4f}."
+                   + (" Slurm's columns: what the sshare dump of --shares printed." if slurm else ""),
+              formats=(None, COUNT, COUNT, SHARE, SHARE, RATIO, SHARE, RATIO, RATIO, *(RATIO,) * len(slurm))),
         Table("Utility against Shapley contribution", ("org", "ψ (recorded)", "φ", "φ 95% low", "φ 95% high",
                                                       "fair ψ = φ·Σψ/v(N)", "ψ/fair ψ − 1", "95% low", "95% high",
-                                                      "verdict", "gap (ψ − fair ψ)/p_tot (s per unit of work)"),
+                                                      "verdict", "CPU-hours", "gap (ψ − fair ψ)/p_tot (s)"),
               _rows(orgs, ("org", "psi", "phi", "phi_low", "phi_high", "fair_psi", "gap_rel", "gap_rel_low",
-                           "gap_rel_high", "subsidy", "gap")),
+                           "gap_rel_high", "subsidy", "subsidy_cpu_hours", "gap")),
               note=f"Shapley values {result.shapley.method}" + ("" if result.shapley.method != "sampled" else
                                                                 " (the gaps need not sum to zero; an organization "
                                                                 "whose interval holds 0 is called neither)")
                    + f"; v(N) = {s['v_grand']}, Σφ = {s['sum_phi']:.6g}; "
                    f"Δψ/p_tot = {s['delta_psi_over_ptot']:.6g} s against {s['fair_utilities']}. Jain's index of "
-                   f"ψ/φ {s['jain_psi_phi']:.4f}, Gini {s['gini_psi_phi']:.4f}."),
+                   f"ψ/φ {s['jain_psi_phi']:.4f}, Gini {s['gini_psi_phi']:.4f}.",
+              formats=(None, BIG, BIG, BIG, BIG, BIG, REL, REL, REL, None, HOURS, ".4g")),
         Table("Fair start times (JSSPP'05) and resource equality",
               ("org", "jobs later than strict FST", "mean delay (s)", "jobs later than relaxed FST",
                "mean delay (s)", "RE deficit (CPU-s)", "mean dominant share"),
@@ -183,13 +264,10 @@ def audit_page(result: AuditResult, command: str) -> Report:
                     + (" (a uniform sample of the jobs that needed a what-if: counts are estimates)"
                        if s["fst_sampled"] else "") + ". Memory capacity for DRF: "
                     + (f"{s['memory_capacity_mb']:,.0f} MB (largest concurrent allocation)"
-                       if s["memory_capacity_mb"] else "none in the log (CPU shares only)") + ".")),
+                       if s["memory_capacity_mb"] else "none in the log (CPU shares only)") + "."),
+              formats=(None, COUNT, SECONDS, COUNT, SECONDS, COUNT, SHARE)),
     ]
-    notes = [*result.verdicts[2:], f"Reference scheduler: {s['reference_scheduler']}.",
-             f"Ownership: {s['cpus_how']}."]
-    return Report(title="fairsched audit", command=command, summary=" ".join(result.verdicts[:2]),
-                  config={k: v for k, v in result.meta.items() if v is not None}, tables=tables,
-                  figures=_figures(result), notes=notes, files=[f for f in FILES if f != "report.html"])
+    return tables
 
 
 def _rows(frame: pd.DataFrame, columns: tuple[str, ...]) -> list[tuple]:
@@ -202,68 +280,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _figures(result: AuditResult) -> list[Figure]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    orgs = result.orgs
-    names = orgs["org"].tolist()
-    figures = []
-    fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
-    x = np.arange(len(names))
-    ax.bar(x - 0.2, orgs["psi"].astype(float), 0.4, label="ψ (recorded utility)")
-    ax.bar(x + 0.2, orgs["phi"], 0.4, label="φ (Shapley contribution)",
-           yerr=[orgs["phi"] - orgs["phi_low"], orgs["phi_high"] - orgs["phi"]])
-    ax.set_xticks(x, names, rotation=30, ha="right")
-    ax.set_ylabel("ψsp at the end (unit·s)")
-    ax.legend()
-    fig.tight_layout()
-    figures.append(Figure.from_matplotlib("Contribution against utility", fig,
-                                          caption="Bars above their φ: the organization got more than it brought."))
-    plt.close(fig)
-    usage = result.usage_over_time
-    entitled = dict(zip(orgs["org"], orgs["entitled_share"], strict=True))
-    for column, title, ylabel in (("usage_share", "Usage share over time against the entitled share (dashed)",
-                                   "cumulative usage share"),
-                                  ("fairshare_factor", "Slurm classic fair-share factor over time",
-                                   "F = 2^(−U/S)")):
-        fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
-        for i, (org, part) in enumerate(usage.groupby("org", sort=True)):
-            line, = ax.plot(part["time"] / 86400, part[column], label=str(org), color=f"C{i % 10}")
-            if column == "usage_share":
-                ax.axhline(entitled[org], color=line.get_color(), linestyle="--", linewidth=0.8)
-        ax.set_xlabel("days since the log's time 0")
-        ax.set_ylabel(ylabel)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        figures.append(Figure.from_matplotlib(title, fig))
-        plt.close(fig)
-    fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
-    for org, part in result.dominant_over_time.groupby("org", sort=True):
-        ax.plot(part["time"] / 86400, part["dominant_share"], label=str(org), linewidth=0.8)
-    ax.set_xlabel("days since the log's time 0")
-    ax.set_ylabel("DRF dominant share")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    figures.append(Figure.from_matplotlib("Dominant shares over time", fig))
-    plt.close(fig)
-    fig, ax = plt.subplots(figsize=(7, 3.2), dpi=100)
-    jobs = result.jobs.dropna(subset=["wait"])
-    for org, part in jobs.groupby("org", sort=True):
-        wait = np.sort(part["wait"].to_numpy(np.float64))
-        ax.step(np.maximum(wait, 1), np.arange(1, wait.size + 1) / wait.size, where="post", label=str(org))
-    ax.set_xscale("log")
-    ax.set_xlabel("wait (s, log scale; 0 shown at 1)")
-    ax.set_ylabel("fraction of jobs")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    figures.append(Figure.from_matplotlib("Wait CDF per organization", fig))
-    plt.close(fig)
-    return figures
-
-
 def audit_renderable(result: AuditResult) -> Any:
     """The terminal view: the verdict lines, then one row per organization."""
     from rich.console import Group
@@ -273,6 +289,7 @@ def audit_renderable(result: AuditResult) -> Any:
     table = RichTable(title="fairsched audit")
     columns = (("org", "org", "{}"), ("jobs", "jobs", "{:,}"), ("usage/entitled", "usage_ratio", "{:.3g}"),
                ("F", "fairshare_factor", "{:.3g}"), ("vs fair ψ", "gap_rel", "{:+.2%}"), ("subsidy", "subsidy", "{}"),
+               ("CPU-h", "subsidy_cpu_hours", "{:+,.1f}"),
                ("wait alone (s)", "alone_mean_wait", "{:,.0f}"), ("wait pool, replay (s)", "replay_mean_wait",
                                                                   "{:,.0f}"),
                ("wait pool, log (s)", "pool_mean_wait", "{:,.0f}"), ("alone better", "better_alone", "{}"),

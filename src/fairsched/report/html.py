@@ -45,12 +45,15 @@ class Table:
     """A table of the page: a title, column names, rows of cells (str, int, float, bool or None), an optional note.
 
     Floats are printed with 6 significant digits, integers with thousands separators; None and NaN show as "–".
+    `formats`, when given, holds one format spec per column (``",.0f"``, ``"+.1%"``, ``".3g"``; None or "" for
+    the default), applied to every number of that column so that the column reads in one format.
     """
 
     title: str
     columns: Sequence[str]
     rows: Sequence[Sequence[Any]]
     note: str = ""
+    formats: Sequence[str | None] = ()
 
     @classmethod
     def from_frame(cls, title: str, frame: Any, *, note: str = "") -> Table:
@@ -107,6 +110,7 @@ class Report:
 
     `files` are paths relative to the page (linked, not inlined); `notes` are shown above the tables, `warnings`
     highlighted; `text` holds (title, preformatted text) blocks, such as the tables printed on the terminal.
+    `answer` tables come right under the summary, before the command: the page's first screen.
     """
 
     title: str
@@ -119,6 +123,7 @@ class Report:
     warnings: Sequence[str] = ()
     files: Sequence[str] = ()
     text: Sequence[tuple[str, str]] = ()
+    answer: Sequence[Table] = ()
 
 
 def command_line(argv: Sequence[str], program: str = "fairsched") -> str:
@@ -190,6 +195,9 @@ def render_html(report: Report) -> str:
     parts = [f"<h1>{_e(report.title)}</h1>"]
     if report.summary:
         parts.append(f'<p class="summary">{_e(report.summary)}</p>')
+    for table in report.answer:
+        parts.append(f'<h2 class="answer">{_e(table.title)}</h2>' if table.title else "")
+        parts.append(_table_html(table))
     parts.append("<h2>Command</h2>")
     parts.append(f'<pre class="command"><code>{_e(report.command)}</code></pre>')
     parts.append(f'<p class="meta">fairsched {_e(fairsched.__version__)} — run it again in the same directory to '
@@ -230,7 +238,9 @@ def _table_html(table: Table, *, header: bool = True) -> str:
     rows = list(table.rows)
     shown = rows[:MAX_TABLE_ROWS]
     head = ("<thead><tr>" + "".join(f"<th>{_e(c)}</th>" for c in table.columns) + "</tr></thead>") if header else ""
-    body = "".join("<tr>" + "".join(_cell(value) for value in row) + "</tr>" for row in shown)
+    formats = list(table.formats) + [None] * (len(table.columns) - len(table.formats))
+    body = "".join("<tr>" + "".join(_cell(value, spec) for value, spec in zip(row, formats, strict=False))
+                   + "</tr>" for row in shown)
     notes = [table.note] if table.note else []
     if len(rows) > len(shown):
         notes.append(f"first {len(shown):,} of {len(rows):,} rows shown; the CSV file has them all")
@@ -238,9 +248,11 @@ def _table_html(table: Table, *, header: bool = True) -> str:
     return f'<div class="wide"><table>{head}<tbody>{body}</tbody></table></div>{note}'
 
 
-def _cell(value: Any) -> str:
-    text = _format(value)
+def _cell(value: Any, spec: str | None = None) -> str:
+    if hasattr(value, "item") and not isinstance(value, str | bytes):  # numpy scalars
+        value = value.item()
     numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    text = format(value, spec) if spec and numeric and math.isfinite(value) else _format(value)
     return f'<td class="num">{_e(text)}</td>' if numeric else f"<td>{_e(text)}</td>"
 
 
@@ -268,7 +280,8 @@ _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:72rem;
 padding:0 1rem;color:#1a1a1a;background:#fff;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:1.8rem;border-bottom:1px solid #ddd}
-.summary{font-size:1.05rem;color:#333}.meta,.note,figcaption{color:#555;font-size:.9rem}
+.summary{font-size:1.05rem;color:#333}h2.answer{border-bottom:2px solid #444}
+.meta,.note,figcaption{color:#555;font-size:.9rem}
 pre.command{background:#f4f4f4;padding:.6rem .8rem;overflow-x:auto;border-radius:4px}
 table{border-collapse:collapse;margin:.4rem 0;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.25rem .55rem;text-align:left;vertical-align:top}

@@ -19,6 +19,7 @@ MODELS: dict[str, str] = {
     "backfill": "fairsched.backfill.experiment",
     "mosp": "fairsched.mosp.experiment",
     "openshop": "fairsched.openshop.experiment",
+    "whatif": "fairsched.audit.whatif_experiment",
 }
 
 

@@ -11,7 +11,7 @@ from the header, in any order, with any extra fields; only a job id (``JobID`` o
 ``Start`` and a CPU count (``NCPUS``, ``AllocCPUS`` or ``AllocTRES`` ``cpu=``) are required, plus ``Elapsed`` or
 ``End``. `read_sacct` returns a `Workload` in the SWF columns (so every model can use it) plus the accounting
 columns of `fairsched.workload.schema` (``job_id``, ``account``, ``user``, ``group``, ``partition``, ``queue`` =
-QOS, ``memory_mb``).
+QOS, ``memory_mb``, ``billing`` and ``gpus`` from ``AllocTRES``).
 
 Rules for real, messy exports
 -----------------------------
@@ -34,7 +34,9 @@ array elements ``4744528_255``         read as jobs; ``job_id`` keeps the text; 
 memory ``2800Mc`` / ``500000Mn`` /     per CPU x CPUs / per node x nodes / the job's total (``500G`` with
 ``187000M``, ``500G``                  ``AllocTRES mem=500G,node=2`` shows a bare value is the total); the
                                        ``AllocTRES`` ``mem=`` value wins when present; K/M/G/T are binary
-``AllocTRES billing=16,cpu=16,...``    ``cpu=`` gives the CPUs when no ``NCPUS``/``AllocCPUS`` column
+``AllocTRES billing=16,cpu=16,...``    ``cpu=`` gives the CPUs when no ``NCPUS``/``AllocCPUS`` column;
+                                       ``billing=`` the job's billing rate (``billing``, NaN when absent),
+                                       ``gres/gpu=`` its GPUs (``gpus``: 0 when absent, NaN without AllocTRES)
 a ``|`` inside a free-text field       too many fields: the extra ``|`` are given back to the free-text
 (``JobName``, ``Constraints``,         columns (`FREE_TEXT_FIELDS`) in every possible way, and the split is
 ``SubmitLine``, ...)                   kept when every typed column then holds a valid value (times, ints,
@@ -76,6 +78,8 @@ from fairsched.workload.files import read_bytes
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.schema import (
     ACCOUNTING_KEYS,
+    BILLING,
+    GPUS,
     JOB_ID,
     MEMORY_MB,
     MISSING,
@@ -337,7 +341,17 @@ class _Reader:
         memory = self._memory(fields, cpus)
         keys = [self._key(fields, column) for column in _KEY_COLUMNS]
         uid, gid = self._int(fields, "uid"), self._int(fields, "gid")
-        return (job_id, submit, wait, run, cpus, limit, status, state, memory, uid, gid, *keys)
+        billing, gpus = self._billing_gpus(fields)
+        return (job_id, submit, wait, run, cpus, limit, status, state, memory, uid, gid, *keys, billing, gpus)
+
+    def _billing_gpus(self, fields: list[str]) -> tuple[float, float]:
+        """``AllocTRES`` ``billing=`` (NaN when absent) and the GPUs (``gres/gpu=``; 0 when the TRES list has
+        none, NaN without AllocTRES)."""
+        tres = self._tres(fields)
+        if not tres:
+            return float("nan"), float("nan")
+        billing = _as_int(("AllocTRES", tres["billing"])) if "billing" in tres else float("nan")
+        return float(billing), float(_as_int(("AllocTRES", tres["gres/gpu"])) if "gres/gpu" in tres else 0)
 
     def _time(self, fields: list[str], name: str, *, required: bool = False) -> int | None:
         i = self.index.get(name)
@@ -433,7 +447,7 @@ class _Reader:
     # -- result -------------------------------------------------------------------------------------------
     def workload(self) -> Workload:
         columns = ("line", JOB_ID, "submit", "wait_time", "run_time", PROCESSORS, "requested_time", "status",
-                   "state", MEMORY_MB, "user_id", "group_id", *ACCOUNTING_KEYS)
+                   "state", MEMORY_MB, "user_id", "group_id", *ACCOUNTING_KEYS, BILLING, GPUS)
         raw = pd.DataFrame.from_records(self.merged_rows(), columns=columns)
         origin = int(raw["submit"].min()) if len(raw) else 0
         raw = raw.sort_values(["submit", "line"], kind="stable").reset_index(drop=True)
@@ -453,7 +467,8 @@ class _Reader:
         jobs[RUNTIME_ESTIMATE] = np.where(estimate >= 0, estimate, jobs["run_time"].to_numpy())
         for name in (JOB_ID, *ACCOUNTING_KEYS, "state"):
             jobs[name] = raw[name].astype(str).to_numpy() if n else np.array([], dtype=object)
-        jobs[MEMORY_MB] = raw[MEMORY_MB].to_numpy(np.float64)
+        for name in (MEMORY_MB, BILLING, GPUS):
+            jobs[name] = raw[name].to_numpy(np.float64)
         jobs["line"] = raw["line"].to_numpy(np.int64)
         report = ReadReport(n_records=self.n_records, skipped=dict(self.skipped), fallbacks=dict(self.notes),
                             first_problems=tuple(self.problems))

@@ -46,3 +46,7 @@ MISSING = -1
 JOB_ID = "job_id"
 ACCOUNTING_KEYS: tuple[str, ...] = ("account", "user", "group", "partition", "queue")
 MEMORY_MB = "memory_mb"
+# What Slurm's AllocTRES adds (fairsched.workload.sacct): the job's billing rate (TRESBillingWeights applied;
+# NaN when the log has none) and its GPUs (gres/gpu; NaN when the log has no TRES).
+BILLING = "billing"
+GPUS = "gpus"

@@ -87,7 +87,7 @@ class ShareTree:
     reported : tuple of ReportedShares or None, or None
         sshare's own numbers, one per association, when the tree was read from an sshare dump.
     source : str or None
-        ``"csv"``, ``"sshare"``, ``"sacctmgr"`` or None (built in code).
+        ``"csv"``, ``"sshare"``, ``"sacctmgr"``, ``"sacctmgr-script"`` or None (built in code).
     """
 
     associations: tuple[Association, ...]

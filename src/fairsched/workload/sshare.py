@@ -17,6 +17,14 @@
 ``...|Account|User|...|Share|...|Par Name|...`` (``sacctmgr show assoc format=account,user,share,parentname -P``)
     Shares only (every raw usage is 0). One cluster, no partition associations.
 
+``add account name=A Fairshare=N parent=P`` / ``add user name=U DefaultAccount=A`` (a ``sacctmgr`` script)
+    The commands that set up a cluster's accounts, one a line, with or without the leading ``sacctmgr`` and
+    ``-i``: ``add account`` (``name=`` a name or a comma-separated list, ``Fairshare=`` default 1, ``parent=``
+    default root) and ``add user`` (its associations: every account of ``Account=``, else ``DefaultAccount=``;
+    ``Fairshare=`` default 1). Shares only (every raw usage is 0). Other commands (``add cluster``, ``add qos``,
+    ``modify user set qoslevel=...``, ``list ...``) do not touch shares and are skipped; a ``modify`` that sets
+    ``Fairshare`` or ``Parent`` is refused (apply it to the ``add`` line).
+
 Bad input raises `InputError` ``FILE:LINE: ...``.
 """
 
@@ -45,6 +53,8 @@ def read_share_tree(path: str | Path) -> ShareTree:
         raise InputError("empty file: expected the header account,user,parent,shares,raw_usage or an sshare / "
                          "sacctmgr -P dump", path=path, line=1)
     number, text = header
+    if _is_script_line(text):
+        return _read_sacctmgr_script(path, lines)
     if "|" in text:
         fields = [f.strip() for f in text.split("|")]
         if "RawShares" in fields and "RawUsage" in fields:
@@ -160,6 +170,70 @@ def _read_sacctmgr(path: str | Path, lines: list[tuple[int, str]]) -> ShareTree:
         assocs.append(Association(name, user, parent, shares, 0.0 if user is not None else None))
         numbers.append(number)
     return share_tree(assocs, path=path, lines=numbers, source="sacctmgr")
+
+
+_SCRIPT_COMMANDS = ("add", "create", "modify", "update", "delete", "remove", "list", "show", "dump", "load")
+
+
+def _script_words(text: str) -> list[str]:
+    words = text.split()
+    if words and words[0] == "sacctmgr":
+        words = words[1:]
+    while words and words[0].startswith("-"):  # -i, --immediate
+        words = words[1:]
+    return words
+
+
+def _is_script_line(text: str) -> bool:
+    words = _script_words(text)
+    return bool(words) and words[0].lower() in _SCRIPT_COMMANDS and "|" not in text and "," not in words[0]
+
+
+def _read_sacctmgr_script(path: str | Path, lines: list[tuple[int, str]]) -> ShareTree:
+    accounts: dict[str, tuple[Association, int]] = {}
+    users: dict[tuple[str, str], tuple[Association, int]] = {}
+    for number, line in lines:
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        words = _script_words(text)
+        if not _is_script_line(text):
+            raise InputError(f"not a sacctmgr command: {text!r}", path=path, line=number)
+        command, entity = words[0].lower(), (words[1].lower() if len(words) > 1 else "")
+        options = _script_options(words[2:], path, number)
+        if command in ("add", "create") and entity in ("account", "user"):
+            names = options.pop("name", None) or (words[2] if len(words) > 2 and "=" not in words[2] else "")
+            if not names:
+                raise InputError(f"add {entity} without a name", path=path, line=number)
+            shares = _shares(options.get("fairshare", "1"), path, number, default=1)
+            for name in names.split(","):
+                if entity == "account":
+                    accounts[name] = (Association(name, None, options.get("parent") or ROOT, shares, None), number)
+                    continue
+                homes = options.get("account") or options.get("defaultaccount")
+                if not homes:
+                    raise InputError(f"user {name!r} names no account (Account= or DefaultAccount=)", path=path,
+                                     line=number)
+                for home in homes.split(","):
+                    users[(home, name)] = (Association(home, name, None, shares, 0.0), number)
+        elif command in ("modify", "update") and ({"fairshare", "parent"} & set(options)):
+            raise InputError("a modify that sets Fairshare or Parent is not read; put the value on the add line",
+                             path=path, line=number)
+    if not accounts and not users:
+        raise InputError("no 'add account' nor 'add user' line: no association to read", path=path)
+    found = [*accounts.values(), *users.values()]
+    return share_tree([a for a, _ in found], path=path, lines=[n for _, n in found], source="sacctmgr-script")
+
+
+def _script_options(words: list[str], path: str | Path, line: int) -> dict[str, str]:
+    """``key=value`` words of a sacctmgr command (keys lower-cased, quotes dropped; ``where``/``set`` skipped)."""
+    options = {}
+    for word in words:
+        if "=" not in word:
+            continue
+        key, value = word.split("=", 1)
+        options[key.strip().lower()] = value.strip().strip("\"'")
+    return options
 
 
 def _rows_start(lines: list[tuple[int, str]]) -> int:

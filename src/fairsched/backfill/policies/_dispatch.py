@@ -27,6 +27,7 @@ from fairsched.backfill.policies import (
 )
 from fairsched.backfill.view import (
     BACKFILL_CONSERVATIVE,
+    BACKFILL_CONSERVATIVE_FULL,
     BACKFILL_NO_GUARANTEE,
     BACKFILL_NONE,
     FIRST_TICKED_ORDER,
@@ -93,7 +94,7 @@ def on_end(order, job, start, now, procs, tk):
 def tick_pass(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq):
     """After a tick reordered the queue: one pass (none, no-guarantee, EASY), as Slurm's scheduler runs with
     the new priorities. Conservative: nothing (the new order decides the next compression)."""
-    if rule != BACKFILL_CONSERVATIVE:
+    if rule < BACKFILL_CONSERVATIVE:
         _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
 
 
@@ -115,24 +116,28 @@ def _run_pass(rule, order, now, submit, req, procs, clock, hold, queue, new, out
 
 
 @njit(cache=True)
-def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq, tk):
+def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof, cert, new, out_start, out_seq, tk):
     """`job` joins the queue at `now`; then one pass (conservative: its reservation) (README §1)."""
     now = clock[NOW]
     pos = _insert_position(order, queue, clock, job, submit, req, procs, tk)
-    if rule == BACKFILL_CONSERVATIVE:
-        conservative.on_submission(job, pos, now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
+    if rule >= BACKFILL_CONSERVATIVE:
+        conservative.on_submission(job, pos, now, clock, queue, hold, prof, cert, req, procs, new, out_start,
+                                   out_seq)
     else:
         queue_insert(queue, clock, pos, job, -1, -1)
         _run_pass(rule, order, now, submit, req, procs, clock, hold, queue, new, out_start, out_seq)
 
 
 @njit(cache=True)
-def on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, new, out_start, out_seq):
-    """`job` (started at `start`) has ended and released its processors; one pass (conservative: compression)."""
+def on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
+                   out_seq):
+    """`job` (started at `start`) has ended and released its processors; one pass (conservative: compression,
+    in full for the slow twin ``BACKFILL_CONSERVATIVE_FULL``)."""
     now = clock[NOW]
-    if rule == BACKFILL_CONSERVATIVE:
+    if rule >= BACKFILL_CONSERVATIVE:
         _rank(order, queue, clock, now, submit, req)
-        conservative.on_termination(job, start, now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
+        conservative.on_termination(job, start, now, rule == BACKFILL_CONSERVATIVE_FULL, clock, queue, hold, prof,
+                                    cert, req, procs, new, out_start, out_seq)
     else:
         _run_pass(rule, order, now, submit, req, procs, clock, hold, queue, new, out_start, out_seq)
 
@@ -140,13 +145,13 @@ def on_termination(rule, order, job, start, submit, req, procs, clock, hold, que
 @njit(cache=True)
 def on_advance(rule, clock, queue, hold, req, procs, new, out_start, out_seq):
     """Time has moved to `now`: conservative reservations that fall due start (no pass follows)."""
-    if rule == BACKFILL_CONSERVATIVE:
+    if rule >= BACKFILL_CONSERVATIVE:
         conservative.start_due(clock[NOW], clock, queue, hold, req, procs, new, out_start, out_seq)
 
 
 @njit(cache=True)
 def next_policy_time(rule, queue, clock):
     """The next time a policy acts without an event (a conservative reservation), -1 when none."""
-    if rule == BACKFILL_CONSERVATIVE:
+    if rule >= BACKFILL_CONSERVATIVE:
         return conservative.next_due(queue, clock)
     return -1

@@ -3,7 +3,10 @@ no reservation; reservations are compressed when jobs end (Mu'alem & Feitelson 2
 pyss README §5).
 
 Reservations live in the free-processor profile (`fairsched.backfill._kernels`, ``prof_*``), which holds every
-holding job on [now, planned end) and every reservation on [R_j, R_j + q_j).
+holding job on [now, planned end) and every reservation on [R_j, R_j + q_j). A compression re-plans only the
+reservations that the change can move (`fairsched.backfill.policies._compress`); `FULL_REPLAN`, never
+registered by name, re-plans every one at every compression instead (`compress`, pyss's way): the slow twin
+the tests compare with, giving the same schedules.
 
 Deviation for SJF and LXF (pyss only has FCFS): a new job is still placed at its earliest fit without moving
 anyone (arrival never reorders reservations); the queue order decides the order of compression, i.e. who
@@ -23,16 +26,28 @@ from fairsched.backfill._kernels import (
     queue_move,
     start_job,
 )
+from fairsched.backfill.policies._compress import certify, compress_incremental
 from fairsched.backfill.registry import register_backfill
-from fairsched.backfill.view import BACKFILL_CONSERVATIVE, N_QUEUE, Q_JOB, Q_RES, Q_SEQ, BackfillRule
+from fairsched.backfill.view import (
+    BACKFILL_CONSERVATIVE,
+    BACKFILL_CONSERVATIVE_FULL,
+    N_QUEUE,
+    Q_JOB,
+    Q_RES,
+    Q_SEQ,
+    BackfillRule,
+)
 
-CONSERVATIVE = register_backfill(BackfillRule(
-    name="conservative", code=BACKFILL_CONSERVATIVE, reservations=-1,
-    summary="conservative: every waiting job has a reservation; starting early may delay none of them"))
+_SUMMARY = "conservative: every waiting job has a reservation; starting early may delay none of them"
+CONSERVATIVE = register_backfill(BackfillRule(name="conservative", code=BACKFILL_CONSERVATIVE, reservations=-1,
+                                              summary=_SUMMARY))
+FULL_REPLAN = BackfillRule(name="conservative", code=BACKFILL_CONSERVATIVE_FULL, reservations=-1, summary=_SUMMARY)
+"""Conservative backfilling that re-plans every reservation at every compression (the slow twin; pass it as
+``backfill=`` to `fairsched.backfill.simulate`, `BackfillSimulator` or `fair_start_times`)."""
 
 
 @njit(cache=True)
-def on_submission(job, pos, now, clock, queue, hold, prof, req, procs, new, out_start, out_seq):
+def on_submission(job, pos, now, clock, queue, hold, prof, cert, req, procs, new, out_start, out_seq):
     """Reserve the earliest fit for `job` given every existing reservation; start now if that is now.
 
     No compression on submission (README §5). `pos` is the job's place in the queue order.
@@ -45,14 +60,19 @@ def on_submission(job, pos, now, clock, queue, hold, prof, req, procs, new, out_
         start_job(job, now, seq, clock, hold, req, procs, new, out_start, out_seq)
     else:
         queue_insert(queue, clock, pos, job, res, seq)
+        certify(now, res, procs[job], req[job], job, clock, prof, cert)  # why it cannot start earlier
 
 
 @njit(cache=True)
-def on_termination(job, start, now, clock, queue, hold, prof, req, procs, new, out_start, out_seq):
-    """Release the unused part [now, start + q) of the ended job, then compress every reservation."""
+def on_termination(job, start, now, full, clock, queue, hold, prof, cert, req, procs, new, out_start, out_seq):
+    """Release the unused part [now, start + q) of the ended job, then compress the reservations (`full`: every
+    one, with `compress`; else only those the change can move, `_compress.compress_incremental`)."""
     prof_archive(prof, clock, now)
     prof_add(prof, clock, now, start + req[job], procs[job])
-    compress(now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
+    if full:
+        compress(now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
+    else:
+        compress_incremental(now, clock, queue, hold, prof, cert, req, procs, new, out_start, out_seq)
 
 
 @njit(cache=True)

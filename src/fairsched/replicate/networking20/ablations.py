@@ -10,11 +10,16 @@ algorithm) written to ``docs/replication/data/networking20_ablations.csv``:
 * ``delta0`` — online PBA with δ₀ from 60 s to the paper's literal 3.3·10⁵ s, and constant intervals (α = 0);
 * ``production`` — the §VII production-class filter (trace priority ≥ 9) off and on;
 * ``slice`` — the halves of the slice, and its multi-task jobs only;
+* ``synthetic`` — instances of the paper's size by our estimate (`google_like_instance`: 19,000 jobs, 200
+  machines, ~30 tasks per job, at most 200), one per seed, offline and online (arrivals uniform over a span that
+  puts the busiest machine's work at 1.8 times it, the paper's as read from its Fig. 1a; δ₀ = a tenth of the
+  span), with both readings of SPTF;
 * ``tau`` — linear utilities with τ = makespan + d (offline) or the online bound + d, for d from 1 s to τ itself.
 
 ``theorem3`` (the counterexample of docs/openshop.md) is a separate table of PBA's outcome per seed.
 
-Regenerate (about a minute; the doc's tables are then rebuilt from the CSVs)::
+Regenerate (the run's wall and CPU seconds go to ``networking20_ablations_run.csv``, which the doc quotes; the
+doc's tables are then rebuilt from the CSVs)::
 
     python -m fairsched.replicate.networking20.ablations --out docs/replication/data
     python -m fairsched.replicate._doc_tables docs/replication/networking20.md
@@ -23,6 +28,7 @@ Regenerate (about a minute; the doc's tables are then rebuilt from the CSVs)::
 from __future__ import annotations
 
 import argparse
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,6 +40,7 @@ import pandas as pd
 from fairsched.openshop import experiment as openshop_experiment
 from fairsched.openshop import run_online, solve
 from fairsched.openshop.experiment import horizon, run_openshop
+from fairsched.openshop.generate import google_like_instance
 from fairsched.openshop.instance import OpenShopInstance
 from fairsched.openshop.metrics import minmax_key, summary
 from fairsched.openshop.metrics import utilities as metric_utilities
@@ -48,6 +55,10 @@ __all__ = ["THEOREM3_TIMES", "VARIANTS", "Variant", "main", "run_variants", "sli
 GOOGLE = "google-clusterdata-2011-2"
 PAPER_DELTA0_S = 3.3e5
 EQUAL = ("pba", "sptf", "lptf", "fifo")
+# The paper's size by the project's estimate (docs/replication/networking20.md, Data): jobs, machines, the mean of
+# the log-normal tasks per job (30 once rounded up and capped at 200), busiest machine's work / arrival span.
+SYNTHETIC_JOBS, SYNTHETIC_MACHINES, SYNTHETIC_TASKS_PER_JOB, SYNTHETIC_LOAD = 19_000, 200, 32.0, 1.8
+SYNTHETIC_SEEDS = (0, 1, 2)
 LINEAR = ("pba", "luf", "fifo")
 
 
@@ -76,6 +87,8 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("slice", "parts 5-9", ("offline-equal", "online-equal"), {"google_parts": (5, 6, 7, 8, 9)}),
     Variant("slice", "parts 0-9", ("offline-equal", "online-equal")),
     Variant("slice", "parts 0-9, multi-task jobs only", ("offline-equal", "online-equal"), {"multi_task_only": True}),
+    *(Variant("synthetic", f"synthetic, seed {s}", ("offline-equal", "online-equal"), {"synthetic_seed": s})
+      for s in SYNTHETIC_SEEDS),
     *(Variant("tau", f"d = {d:g}", ("offline-linear", "online-linear"), {"tau_offset": d})
       for d in (1.0, 10.0, 100.0, 1000.0, 3000.0, 10000.0, 30000.0, 100000.0)),
 )
@@ -88,9 +101,11 @@ def run_variants(traces_dir: Path, variants: Iterable[Variant] = VARIANTS, *, se
     cache: dict[tuple, tuple[OpenShopInstance, str, float, Any]] = {}
     for variant in variants:
         opts = dict(variant.overrides)
-        reader_key = (opts.get("google_parts"), opts.get("min_priority", 0), opts.get("multi_task_only", False))
+        reader_key = (opts.get("google_parts"), opts.get("min_priority", 0), opts.get("multi_task_only", False),
+                      opts.get("synthetic_seed"))
         if reader_key not in cache:
-            cache[reader_key] = _load(traces_dir / GOOGLE, seed, *reader_key)
+            cache[reader_key] = _load(traces_dir / GOOGLE, seed, *reader_key[:3]) if reader_key[3] is None \
+                else _synthetic(reader_key[3])
         loaded = cache[reader_key]
         for setting in variant.settings:
             online, kind = setting.startswith("online"), setting.split("-")[1]
@@ -107,6 +122,15 @@ def _load(folder: Path, seed: int, parts: tuple[int, ...] | None, min_priority: 
         keep = np.flatnonzero(np.diff(instance.indptr) > 1)
         instance = _subset(instance, keep)
     return instance, f"Google ({folder})", float(report.time_unit_s), report
+
+
+def _synthetic(seed: int) -> tuple[OpenShopInstance, str, float, None]:
+    """`google_like_instance` of the paper's size, arrivals uniform (sorted, integer seconds) over the span that
+    puts its busiest machine's work at `SYNTHETIC_LOAD` times the span."""
+    instance = google_like_instance(SYNTHETIC_JOBS, SYNTHETIC_MACHINES, SYNTHETIC_TASKS_PER_JOB, seed)
+    span = int(instance.machine_loads().max() / SYNTHETIC_LOAD)
+    arrival = np.sort(np.random.default_rng([seed, 1]).integers(0, span + 1, instance.n_jobs)).astype(np.int64)
+    return replace(instance, arrival=arrival), f"synthetic (seed {seed})", 1.0, None
 
 
 def _subset(instance: OpenShopInstance, jobs: np.ndarray) -> OpenShopInstance:
@@ -234,6 +258,7 @@ def main(argv: list[str] | None = None) -> None:
         print(table.groupby(["pba", "optimum"]).size().rename("seeds").reset_index().to_string(index=False))  # noqa: T201
         return
     traces = args.traces if args.traces is not None else default_traces_dir()
+    started, cpu = time.perf_counter(), time.process_time()
     result = run(Networking20Config(traces_dir=traces))
     write_csv(pd.DataFrame.from_records(result.rows), args.out / "networking20_rows.csv")
     write_csv(pd.DataFrame.from_records(result.reach), args.out / "networking20_reach.csv")
@@ -242,6 +267,8 @@ def main(argv: list[str] | None = None) -> None:
     quantities, drops = slice_report(traces)
     write_csv(quantities, args.out / "networking20_slice.csv")
     write_csv(drops, args.out / "networking20_slice_drops.csv")
+    write_csv(pd.DataFrame([{"wall_s": time.perf_counter() - started, "cpu_s": time.process_time() - cpu}]),
+              args.out / "networking20_ablations_run.csv")
 
 
 if __name__ == "__main__":

@@ -172,8 +172,9 @@ def _optional(value: Any) -> float | None:
 
 
 def claim_row(claim: Claim, report: SettingReport) -> dict[str, Any]:
-    """Ours beside the paper's ratio, with the project's ``verdict``: ``matches`` (within a factor 1.25 of the
-    paper's ratio; ≈ 1 ± 10 % for "same"), ``direction only`` (PBA better, by another factor) or ``no``."""
+    """Ours beside the paper's ratio, with the project's ``verdict``: ``matches`` (PBA's gain, ratio - 1,
+    within a factor 1.25 of the paper's; ≈ 1 ± 10 % for "same"), ``direction only`` (PBA better, by another
+    gain) or ``no``."""
     pba = report.outcomes["pba"].summary[claim.metric]
     base = report.outcomes[claim.baseline].summary[claim.metric]
     if claim.kind == "lower":

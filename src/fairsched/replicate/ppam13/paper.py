@@ -156,7 +156,7 @@ def check_config(config: PPAM13Config) -> None:
     check_common(config.jobs, config.seed, config.windows)
     check_names("tables", config.tables, TABLES)
     check_names("traces", config.traces, TRACES)
-    check_names("splits", config.splits, ("uniform", "zipf"))
+    check_names("splits", config.splits, ("uniform", "composition", "zipf"))
     for name, value, valid in (("directcontr_update", config.directcontr_update, ("corrected", "printed")),
                                ("fairshare_ratios", config.fairshare_ratios, ("frozen", "per_start")),
                                ("rand_estimator", config.rand_estimator, ("orderings", "printed")),

@@ -288,3 +288,20 @@ VALUES.update({
     "spaa13-quick-windows": lambda data: spec_values("spaa13-table-quick.toml", "windows"),
 })
 
+
+
+def _max_over_paper(policy: str) -> Callable[[Path], str]:
+    """Our largest Δψ/p_tot over every run of Figs. 4–5 as a share of the paper's stated maximum: ``0.15``."""
+    from fairsched.replicate.spaa13.doc import PAPER_FIG_MAX
+
+    def render(data: Path) -> str:
+        fig = fig_rows(load_windows(data))
+        return fmt(float(fig.loc[fig["policy"] == policy, "ratio"].max()) / PAPER_FIG_MAX[policy], 2)
+    return render
+
+
+VALUES.update({
+    "spaa13-max-over-paper-rr": _max_over_paper("ROUNDROBIN"),
+    "spaa13-max-over-paper-dc": _max_over_paper("DIRECTCONTR"),
+    "spaa13-max-over-paper-rand": _max_over_paper("RAND (N=75)"),
+})

@@ -10,10 +10,11 @@ from typing import Any
 
 import pandas as pd
 
+from fairsched.replicate._common import level_verdict, verdict
 from fairsched.replicate._doc_format import fmt
 from fairsched.replicate.tpds11.ablations import SWF_FEWER_JOBS
 from fairsched.replicate.tpds11.doc import trend_class
-from fairsched.replicate.tpds11.paper import ORGS
+from fairsched.replicate.tpds11.paper import ALL, ORGS, PAPER
 
 __all__ = ["VALUES"]
 
@@ -27,6 +28,52 @@ def _row(dist: str, algorithm: str, *, experiment: str = "homogeneous", orgs: st
                    & (rows["jobs"] == jobs) & (rows["algorithm"] == algorithm) & (rows["local_order"] == order)]
         value = float(row.iloc[0][column])
         return fmt(100 * value if percent else value, digits)
+    return render
+
+
+def _level(data: Path, dist: str, algorithm: str, orgs: str = "all", jobs: str = "all") -> tuple[float, float]:
+    """(mean, standard error over the instances) of one aggregate of ``tpds11_rows.csv``."""
+    rows = pd.read_csv(data / "tpds11_rows.csv", dtype={"orgs": str, "jobs": str})
+    row = rows[(rows["experiment"] == "homogeneous") & (rows["dist"] == dist) & (rows["orgs"] == orgs)
+               & (rows["jobs"] == jobs) & (rows["algorithm"] == algorithm) & (rows["local_order"] == "hf")].iloc[0]
+    return float(row["mean"]), float(row["std"]) / math.sqrt(float(row["instances"]))
+
+
+def _average_verdict(dist: str, algorithm: str, improves_on: str) -> Any:
+    """§7.2.2's average score of `algorithm` on `dist` on the project's level scale (`level_verdict`: within two
+    standard errors of the paper's), the claim's direction being that it improves on `improves_on`; with how many
+    standard errors apart: ``direction only (10.4 standard errors from the paper's)``."""
+    def render(data: Path) -> str:
+        mean, error = _level(data, dist, algorithm)
+        word = level_verdict(PAPER[("homogeneous", dist, ALL, ALL, algorithm, "hf")], mean, error,
+                             direction_holds=mean < _level(data, dist, improves_on)[0])
+        apart = abs(mean - PAPER[("homogeneous", dist, ALL, ALL, algorithm, "hf")]) / error
+        return f"{word} ({fmt(apart, 1)} standard errors from the paper's)"
+    return render
+
+
+def _local_by_n_verdicts(data: Path) -> str:
+    """§7.2.1's local means per N (uni, n = 50–500) on the level scale, the direction being "degrades with N"
+    (above the previous N's mean; N = 2: above 1): ``matches for N = 2; direction only for N = 5, 10, 20``."""
+    found: dict[str, list[str]] = {}
+    previous = 1.0
+    for orgs in ORGS:
+        mean, error = _level(data, "uni", "local", str(orgs), "50-500")
+        word = level_verdict(PAPER[("homogeneous", "uni", orgs, "50-500", "local", "hf")], mean, error,
+                             direction_holds=mean > previous)
+        found.setdefault(word, []).append(str(orgs))
+        previous = mean
+    return "; ".join(f"{word} for N = {', '.join(orgs)}" for word, orgs in found.items())
+
+
+def _improvement_verdict(dist: str) -> Any:
+    """§7.2.2 "ILBA considerably improves MOCCA" on `dist` as a ratio MOCCA / MOCCA+ILBA (`verdict`, the band on
+    the gain): ``matches on uni (1.98× against the paper's 1.94×)``."""
+    def render(data: Path) -> str:
+        paper = PAPER[("homogeneous", dist, ALL, ALL, "mocca-exp", "hf")] / \
+            PAPER[("homogeneous", dist, ALL, ALL, "mocca+ilba", "hf")]
+        ours = _level(data, dist, "mocca-exp")[0] / _level(data, dist, "mocca+ilba")[0]
+        return f"{verdict(paper, ours, 'lower')} on {dist} ({fmt(ours)}× against the paper's {fmt(paper)}×)"
     return render
 
 
@@ -426,6 +473,11 @@ VALUES = {
     "tpds11-curve-swf-mocca-n10": _curve("swf", "mocca-exp", "n", 10),
     "tpds11-curve-swf-mocca-n50": _curve("swf", "mocca-exp", "n", 50),
     "tpds11-curve-swf-mocca-n500": _curve("swf", "mocca-exp", "n", 500),
+    "tpds11-verdict-mocca-uni": _average_verdict("uni", "mocca-exp", "local"),
+    "tpds11-verdict-ilba-uni": _average_verdict("uni", "mocca+ilba", "mocca-exp"),
+    "tpds11-verdict-local-n": _local_by_n_verdicts,
+    "tpds11-ilba-improves-uni": _improvement_verdict("uni"),
+    "tpds11-ilba-improves-swf": _improvement_verdict("swf"),
     "tpds11-local-uni-n2": _row("uni", "local", orgs="2", jobs="50-500"),
     "tpds11-local-uni-n5": _row("uni", "local", orgs="5", jobs="50-500"),
     "tpds11-threshold-gap": _threshold_gap,

@@ -1,0 +1,218 @@
+"""Conservative backfilling after the incremental re-planning (issue #22 §1-§2); prints one JSON document.
+
+    .venv/bin/python benchmarks/bench_conservative.py [--traces DIR] [--quick] [--repeat N]
+
+* ``unfairness``: fair start times (strict and relaxed) and resource equality of every job of the whole cleaned
+  CTC-SP2 (77,205 jobs, 338 processors) under FCFS × EASY and FCFS × conservative, one run each (CPU time of this
+  process: user + system); the goal is conservative <= 3 × EASY.
+* ``twin``: strict fair start times of the first 5,000 CTC-SP2 jobs under conservative, incremental re-planning
+  against the full re-plan it replaced (`conservative.FULL_REPLAN`, same results: checked here too).
+* ``osc``: strict what-ifs of the 5,000 OSC jobs at 90 % load (FCFS × conservative, the replication's
+  subset) and their work W = Σ_j E_j Q_j (`fairsched.replicate.jsspp05.ablations.whatif_work`): CPU ns per unit
+  of W, and the JSSPP'05 OSC grid predicted from docs/replication/data/jsspp05_osc_grid.csv (ΣW of its 15 runs)
+  with relaxed what-ifs costing `RELAXED_RATIO` × the strict ones.
+* ``process``: the whole `fairsched backfill` process on a 28,000-job SWF log (the first 28,000 jobs of CTC-SP2,
+  written to a temporary file) under EASY and conservative, best of ``--repeat`` (CPU = user + system of the
+  child, `getrusage`), beside the floor ``python -c 'import numpy, numba'``; the peers (pyss: Python 2; AccaSim)
+  are run only when installed, and reported as skipped otherwise.
+
+Times exclude JIT compilation (a warm-up runs first; numba caches the machine code). ``--quick`` skips the
+whole-trace fair start times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+from fairsched.backfill import BackfillJobs, jobs_from_workload, simulate
+from fairsched.backfill.fairness import fair_start_times, resource_equality
+from fairsched.backfill.policies.conservative import FULL_REPLAN
+from fairsched.workload.clean import clean
+from fairsched.workload.swf import read_swf
+from fairsched.workload.transform import first_jobs
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+DEFAULT_TRACES = Path(os.environ.get("FAIRSCHED_TRACES", SHARED / "traces"))
+CTC = ("CTC-SP2-1996-3.1-cln.swf.gz", 338)
+OSC_GRID = ROOT / "docs" / "replication" / "data" / "jsspp05_osc_grid.csv"
+RELAXED_RATIO = 1.94  # relaxed / strict what-if time under conservative (docs/replication/jsspp05.md, "OSC")
+PROCESS_JOBS = 28_000
+FAIRSCHED = Path(sys.executable).with_name("fairsched")
+T = TypeVar("T")
+
+
+def cpu(run: Callable[[], T]) -> tuple[float, T]:
+    start = time.process_time()
+    result = run()
+    return round(time.process_time() - start, 3), result
+
+
+def warm_up() -> None:
+    tiny = BackfillJobs.from_arrays([0, 0, 10, 20], [40, 40, 50, 80], [5, 3, 9, 2], [100, 100, 50, 80],
+                                    n_processors=10)
+    for backfill in ("easy", "conservative", FULL_REPLAN):
+        for kind in ("strict", "relaxed"):
+            fair_start_times(tiny, order="fcfs", backfill=backfill, kind=kind)
+    resource_equality(simulate(tiny).schedule, 10)
+
+
+def unfairness(jobs: BackfillJobs) -> list[dict]:
+    rows = []
+    for backfill in ("easy", "conservative"):
+        simulate_s, result = cpu(lambda b=backfill: simulate(jobs, order="fcfs", backfill=b))
+        row: dict = {"backfill": backfill, "jobs": jobs.n_jobs, "simulate_cpu_s": simulate_s}
+        for kind in ("strict", "relaxed"):
+            row[f"{kind}_cpu_s"], _ = cpu(lambda b=backfill, k=kind, s=result.schedule: fair_start_times(
+                jobs, order="fcfs", backfill=b, kind=k, schedule=s))
+        row["re_cpu_s"], _ = cpu(lambda s=result.schedule: resource_equality(s, jobs.n_processors))
+        row["total_cpu_s"] = round(row["strict_cpu_s"] + row["relaxed_cpu_s"] + row["re_cpu_s"], 3)
+        rows.append(row)
+    return rows
+
+
+def twin(jobs: BackfillJobs) -> dict:
+    incremental_s, fast = cpu(lambda: fair_start_times(jobs, order="fcfs", backfill="conservative", kind="strict"))
+    full_s, slow = cpu(lambda: fair_start_times(jobs, order="fcfs", backfill=FULL_REPLAN, kind="strict"))
+    if not np.array_equal(fast, slow):
+        raise SystemExit("the incremental re-planning and the full re-plan disagree")
+    return {"jobs": jobs.n_jobs, "incremental_cpu_s": incremental_s, "full_replan_cpu_s": full_s,
+            "same_fair_start_times": True}
+
+
+def osc(jobs_count: int) -> dict:
+    from fairsched.replicate.jsspp05 import TRACES, default_traces_dir
+    from fairsched.replicate.jsspp05.ablations import whatif_work
+    from fairsched.workload.transform import scale_to_load
+
+    path = default_traces_dir() / TRACES["OSC"]
+    if not path.exists() or not OSC_GRID.exists():
+        return {"skipped": f"{path.name} or {OSC_GRID.name} not found"}
+    workload = read_swf(path)
+    procs = workload.header_int("MaxProcs")
+    cleaned, _ = clean(workload, max_processors=procs)
+    scaled = scale_to_load(first_jobs(cleaned, 5000), 0.9, procs, how="runtime")  # bench_osc_fst.py's subset
+    jobs = jobs_from_workload(first_jobs(scaled, jobs_count), n_processors=procs)
+    schedule = simulate(jobs, order="fcfs", backfill="conservative").schedule
+    strict_s, _ = cpu(lambda: fair_start_times(jobs, order="fcfs", backfill="conservative", kind="strict",
+                                               schedule=schedule))
+    queue, events = whatif_work(schedule)
+    work = float(np.dot(events, queue))
+    import pandas as pd
+
+    grid_work = float(pd.read_csv(OSC_GRID)["work"].sum())
+    ns = 1e9 * strict_s / work
+    grid_s = grid_work * ns * 1e-9 * (1 + RELAXED_RATIO)
+    return {"jobs": jobs_count, "load": 0.9, "strict_cpu_s": strict_s, "work": work, "ns_per_work": round(ns, 1),
+            "grid_work": grid_work, "relaxed_ratio": RELAXED_RATIO, "grid_cpu_s": round(grid_s, 1),
+            "grid_minutes_on_2_cores": round(grid_s / 2 / 60, 1),
+            "grid_command": "python benchmarks/bench_osc_fst.py --grid FILE (work only; fairsched replicate jsspp05 "
+                            "has no OSC option yet)"}
+
+
+def timed(argv: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one child process (CPU = user + system, getrusage of the children)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def best(argv: list[str], repeat: int) -> dict:
+    runs = [timed(argv) for _ in range(repeat)]
+    return {"wall_s": round(min(r[0] for r in runs), 3), "cpu_s": round(min(r[1] for r in runs), 3)}
+
+
+def write_first_jobs(source: Path, n: int, target: Path) -> None:
+    """The header and the first `n` job lines of an SWF log."""
+    kept = 0
+    with gzip.open(source, "rt") as lines, target.open("w") as out:
+        for line in lines:
+            if not line.startswith(";"):
+                if kept == n:
+                    break
+                kept += 1
+            out.write(line)
+
+
+def process(traces: Path, repeat: int) -> dict:
+    source = traces / CTC[0]
+    if not source.exists():
+        return {"skipped": f"{source} not found"}
+    folder = Path(tempfile.mkdtemp(prefix="bench_conservative."))
+    try:
+        log = folder / f"CTC-SP2-first-{PROCESS_JOBS}.swf"
+        write_first_jobs(source, PROCESS_JOBS, log)
+        command = [str(FAIRSCHED), "backfill", "--trace", str(log), "--order", "fcfs"]
+        timed([*command, "--first", "100"])  # fills numba's cache if needed
+        out: dict = {"log": f"first {PROCESS_JOBS:,} jobs of {CTC[0]}", "repeat": repeat,
+                     "floor": {"command": "python -c 'import numpy, numba'",
+                               **best([sys.executable, "-c", "import numpy, numba"], repeat)},
+                     "cases": []}
+        for backfill in ("easy", "conservative"):
+            out["cases"].append({"backfill": backfill, "command": f"fairsched backfill --trace LOG --order fcfs "
+                                 f"--backfill {backfill}", **best([*command, "--backfill", backfill], repeat)})
+        out["peers"] = peers()
+        return out
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def peers() -> list[dict]:
+    """pyss needs a Python 2 interpreter and its sources; AccaSim installs from PyPI. Neither is run when absent."""
+    rows = []
+    python2 = shutil.which("python2.7") or shutil.which("python2")
+    works = python2 is not None and subprocess.run([python2, "-c", "pass"], capture_output=True).returncode == 0
+    rows.append({"peer": "pyss", "skipped": "no working Python 2 interpreter (pyss is Python 2 only)"} if not works
+                else {"peer": "pyss", "skipped": "Python 2 found, but no pyss sources on this machine"})
+    try:
+        import accasim  # noqa: F401
+    except ImportError:
+        rows.append({"peer": "AccaSim", "skipped": "accasim is not installed (pip install accasim, plus a "
+                                                   "collections shim on Python >= 3.10)"})
+    else:
+        rows.append({"peer": "AccaSim", "skipped": "installed, but no runner for it in this benchmark yet"})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--traces", type=Path, default=DEFAULT_TRACES)
+    parser.add_argument("--quick", action="store_true", help="skip the whole-trace fair start times")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    out: dict = {"benchmark": "conservative", "cpu_count": os.cpu_count()}
+    path = args.traces / CTC[0]
+    if not path.exists():
+        out["skipped"] = f"{CTC[0]} not found in {args.traces}"
+        print(json.dumps(out, indent=1))
+        return
+    warm_up()
+    workload, _ = clean(read_swf(path), max_processors=CTC[1])
+    jobs = jobs_from_workload(workload, n_processors=CTC[1])
+    out["twin"] = twin(jobs_from_workload(first_jobs(workload, 5000), n_processors=CTC[1]))
+    if not args.quick:
+        out["unfairness"] = {"trace": CTC[0], "processors": CTC[1], "results": unfairness(jobs)}
+    out["osc"] = osc(5000)
+    out["process"] = process(args.traces, args.repeat)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""`fairsched steer` against a real Slurm 22.05 (the session cluster of tests/slurm_fixture.py).
+
+Account ``steer_a`` runs a job on every CPU of the cluster, then ``steer_a``, ``steer_b`` and ``steer_c`` (equal
+shares) queue small jobs behind it. ``steer_a`` received far more than it contributed (its job cannot run on its
+share of the CPUs alone, so every account that brought CPUs shares the job's value in φ), ``steer_b`` and
+``steer_c`` are in the same position (same shares, nothing run): one pass must give the pending jobs of b and c
+nice −M and those of a +M, leave the running job alone, and stopping must give the nice values back.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from fairsched.slurm import Cluster
+from fairsched.slurm.steer import SteerOptions, steer
+from fairsched.slurm.steer_decide import SteerConfig
+
+pytestmark = [pytest.mark.slurm, pytest.mark.xdist_group("slurm")]
+
+ACCOUNTS = ("steer_a", "steer_b", "steer_c")
+MAX_NICE = 777
+
+
+def _run(cluster: Cluster, *argv: str) -> str:
+    return subprocess.run(list(argv), env=cluster.env(), capture_output=True, text=True, check=True).stdout
+
+
+def _wait(what: str, condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Poll until `condition` holds (the cluster's pace, not a timing assertion)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"the cluster did not get there in {timeout:g} s: {what}")
+        time.sleep(0.2)
+
+
+def _nice(cluster: Cluster) -> dict[str, tuple[str, str, int]]:
+    rows = _run(cluster, "squeue", "-h", "-o", "%i|%a|%T|%y").split()
+    return {job: (account, state, int(nice)) for job, account, state, nice in (r.split("|") for r in rows)}
+
+
+def _sbatch(cluster: Cluster, account: str, cpus: int, seconds: int) -> str:
+    return _run(cluster, "sbatch", "--parsable", "-A", account, "-n", str(cpus), "-t", "5", "-o", "/dev/null",
+                "--wrap", f"sleep {seconds}").strip()
+
+
+@pytest.fixture
+def accounts(slurm_client: Cluster) -> Iterator[Cluster]:
+    cluster = slurm_client
+    _run(cluster, "sacctmgr", "-i", "add", "account", ",".join(ACCOUNTS), "fairshare=1")
+    _run(cluster, "sacctmgr", "-i", "add", "user", "root", f"account={','.join(ACCOUNTS)}")
+    try:
+        yield cluster
+    finally:  # leave the session's cluster as it was: no job, no account of ours
+        queued = _run(cluster, "squeue", "-h", "-o", "%A").split()
+        if queued:
+            _run(cluster, "scancel", *queued)
+        _wait("our jobs gone", lambda: not _run(cluster, "squeue", "-h", "-o", "%A").split())
+        subprocess.run(["sacctmgr", "-i", "delete", "user", "root", f"account={','.join(ACCOUNTS)}"],
+                       env=cluster.env(), capture_output=True, check=False)
+        subprocess.run(["sacctmgr", "-i", "delete", "account", ",".join(ACCOUNTS)], env=cluster.env(),
+                       capture_output=True, check=False)
+
+
+def test_one_pass_sets_nice_values_that_squeue_shows_and_stopping_gives_them_back(
+        accounts: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    cluster = accounts
+    monkeypatch.setenv("SLURM_CONF", str(cluster.slurm_conf))
+    big = _sbatch(cluster, "steer_a", cluster.config.total_cpus, 120)
+    _wait("the big job running", lambda: _run(cluster, "squeue", "-h", "-j", big, "-o", "%T").strip() == "RUNNING")
+    time.sleep(2.5)  # sacct's whole seconds: let it have run, so that the window holds some usage
+    small = {_sbatch(cluster, account, 1, 2): account for account in ("steer_a", "steer_a", "steer_b", "steer_c")}
+    assert {job: state for job, (_, state, _) in _nice(cluster).items() if job in small} == dict.fromkeys(small,
+                                                                                                          "PENDING")
+    stop = threading.Event()
+    options = SteerOptions(decision=SteerConfig(max_nice=MAX_NICE), every=3600, window=600)
+    lines: list[str] = []
+    thread = threading.Thread(target=lambda: lines.append(steer(options, stop=stop, echo=lines.append).summary()))
+    thread.start()
+    try:
+        expected = {job: MAX_NICE if account == "steer_a" else -MAX_NICE for job, account in small.items()}
+        _wait("steer's nice values in squeue",
+              lambda: {job: nice for job, (_, _, nice) in _nice(cluster).items() if job in small} == expected)
+        assert _nice(cluster)[big] == ("steer_a", "RUNNING", 0)  # the running job is never touched
+        shown = _run(cluster, "scontrol", "show", "job", next(iter(small)))
+        assert f"Nice={MAX_NICE}" in shown
+    finally:
+        stop.set()
+        thread.join(60)
+    assert not thread.is_alive()
+    assert {job: nice for job, (_, _, nice) in _nice(cluster).items() if job in small} == dict.fromkeys(small, 0)
+    assert lines[-1] == "steer: 1 pass(es); 4 nice value(s) set, 4 given back"
+
