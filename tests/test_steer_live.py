@@ -67,10 +67,21 @@ def accounts(slurm_client: Cluster) -> Iterator[Cluster]:
                        capture_output=True, check=False)
 
 
+def _warm_up() -> None:
+    """Compile (or load from numba's cache) the game's kernels before the big job starts: in a clean clone the cold
+    compile of steer's first pass took longer than the 60 s this test waits for its nice values."""
+    from fairsched.slurm.steer_decide import PendingJob, SteerConfig, SteerState, UsedJob, assess
+
+    assess(SteerState(now=10, n_cpus=2, shares={"a": 1, "b": 1}, jobs=(UsedJob("a", 0, 0, 2, 1, 2),
+                                                                        UsedJob("b", 1, 2, 3, 2, 3)),
+                      pending=(PendingJob("1", "a", 0),)), SteerConfig())
+
+
 def test_one_pass_sets_nice_values_that_squeue_shows_and_stopping_gives_them_back(
         accounts: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
     cluster = accounts
     monkeypatch.setenv("SLURM_CONF", str(cluster.slurm_conf))
+    _warm_up()
     big = _sbatch(cluster, "steer_a", cluster.config.total_cpus, 120)
     _wait("the big job running", lambda: _run(cluster, "squeue", "-h", "-j", big, "-o", "%T").strip() == "RUNNING")
     time.sleep(2.5)  # sacct's whole seconds: let it have run, so that the window holds some usage

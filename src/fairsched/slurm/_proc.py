@@ -155,7 +155,9 @@ def run(argv: Sequence[str], *, env: Mapping[str, str], timeout: float = 60.0, c
     except OSError as exc:
         raise ClusterError(f"{what or argv[0]}: cannot run {argv[0]} ({exc.strerror or exc})") from None
     if check and done.returncode != 0:
-        message = (done.stderr.strip() or done.stdout.strip() or f"exit code {done.returncode}").splitlines()[-1]
+        lines = (done.stderr.strip() or done.stdout.strip() or f"exit code {done.returncode}").splitlines()
+        errors = [line for line in lines if "[ERROR]" in line and not line.rstrip().endswith("Aborting")]
+        message = errors[-1] if errors else lines[-1]  # MariaDB ends with a bare "[ERROR] Aborting": say why
         raise ClusterError(f"{what or argv[0]} failed: {message}")
     return done
 

@@ -291,9 +291,15 @@ def _start_all(starter: _Starter, layout: Layout, config: ClusterConfig, ports: 
                                       f"--log-file={lay.logs}/munged.log", f"--seed-file={lay.munge}/munged.seed"],
                            (lay.logs / "munged.log",))
     starter.wait([munged], _unix_answers(lay.munge_socket), "munged")
-    _proc.run([starter.bins["mariadb-install-db"], *_MARIADB_OPTIONS, f"--datadir={lay.db_data}", "--user=root",
-               "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve",
-               *_MARIADB_SMALL], env=starter.env, timeout=starter.timeout, what="mariadb-install-db")
+    install = [starter.bins["mariadb-install-db"], *_MARIADB_OPTIONS, f"--datadir={lay.db_data}", "--user=root",
+               "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve", *_MARIADB_SMALL]
+    try:
+        _proc.run(install, env=starter.env, timeout=starter.timeout, what="mariadb-install-db")
+    except ClusterError as first:  # seen to abort now and then on a loaded machine; a clean second try succeeded
+        log.warning("mariadb-install-db failed (%s); trying once more from an empty data directory", first)
+        shutil.rmtree(lay.db_data, ignore_errors=True)
+        lay.db_data.mkdir(parents=True, exist_ok=True)
+        _proc.run(install, env=starter.env, timeout=starter.timeout, what="mariadb-install-db")
     mariadb = starter.start("mariadb", ["mariadbd", *_MARIADB_OPTIONS, f"--datadir={lay.db_data}", "--user=root",
                                         f"--port={ports.mariadb}", "--bind-address=127.0.0.1",
                                         f"--socket={lay.db_socket}", f"--pid-file={lay.run}/mariadb.pid",
