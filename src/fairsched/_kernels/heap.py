@@ -25,9 +25,11 @@ the row whose last column is ``item`` (int64 keys only), so that `heap_replace` 
 
 Every function is inlined into its caller (``inline="always"``): a non-inlined call costs two atomic reference
 counts per array argument, which in the coalition loop took more than half the run time (see
-`fairsched.online._coalitions.lockstep`). Numba caches the callers' machine code keyed on *their* source files
-only: after editing this module, delete the ``*.nbi``/``*.nbc`` files under ``src/fairsched`` (or touch the
-callers). Slow twin: Python's `heapq` on tuples (``tests/naive/heap_naive.py``, ``tests/test_kernels.py``).
+`fairsched.online._coalitions.lockstep`). Numba checks a cached function against its own source file only, so
+the callers' caches would outlive an edit here; `fairsched._numba_cache_dir` keys the whole cache on every numba
+module instead (with ``NUMBA_CACHE_DIR`` set by hand, delete the cache after editing this module).
+
+Slow twin: Python's `heapq` on tuples (``tests/naive/heap_naive.py``, ``tests/test_kernels.py``).
 """
 
 from __future__ import annotations
