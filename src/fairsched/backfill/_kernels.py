@@ -3,8 +3,8 @@
 Plain int64 arrays and scalars only (layout: `fairsched.backfill.view`). Three structures:
 
 - the *holding list* ``hold``, sorted by planned end: free processors now, EASY's shadow time;
-- the *termination heap* ``heap``, keyed by (end, start, decision number): the README's order of terminations
-  at one timestamp (§1);
+- the *termination heap* ``heap``, rows (end, start, decision number, job) of the shared heap
+  (`fairsched._kernels.heap`): the README's order of terminations at one timestamp (§1);
 - the conservative *profile* ``prof`` of free processors over future time, a step function kept as
   breakpoints (adjacent segments with equal free counts are merged, so it stays small).
 
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from fairsched._kernels.heap import heap_pop as pop
+from fairsched._kernels.heap import heap_push as push
 from fairsched.backfill.view import (
     FREE,
     H_END,
     H_JOB,
     H_PROCS,
-    K_END,
     K_JOB,
-    K_SEQ,
     K_START,
     N_HEAP,
     N_HOLD,
@@ -129,58 +129,22 @@ def hold_remove_job(hold, clock, job):
 
 
 # -- termination heap ------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _heap_less(heap, i, j):
-    for row in (K_END, K_START, K_SEQ):
-        if heap[row, i] != heap[row, j]:
-            return heap[row, i] < heap[row, j]
-    return False
-
-
-@njit(cache=True)
-def _heap_swap(heap, i, j):
-    for row in range(4):
-        heap[row, i], heap[row, j] = heap[row, j], heap[row, i]
+# The shared heap of `fairsched._kernels.heap` over rows (K_END, K_START, K_SEQ, K_JOB): the decision number is
+# unique, so the job column never decides and the order is the README's (end, start, decision number).
 
 
 @njit(cache=True)
 def heap_push(heap, clock, end, start, seq, job):
-    i = clock[N_HEAP]
-    heap[K_END, i] = end
-    heap[K_START, i] = start
-    heap[K_SEQ, i] = seq
-    heap[K_JOB, i] = job
-    clock[N_HEAP] = i + 1
-    while i > 0:
-        parent = (i - 1) // 2
-        if not _heap_less(heap, i, parent):
-            break
-        _heap_swap(heap, i, parent)
-        i = parent
+    """Schedule the termination of `job` (row (end, start, seq, job) of the termination heap). O(log running)."""
+    clock[N_HEAP] = push(heap, 0, clock[N_HEAP], (end, start, seq, job))
 
 
 @njit(cache=True)
 def heap_pop(heap, clock):
-    """Remove the (end, start, seq) minimum; return its column as (job, start)."""
-    job = heap[K_JOB, 0]
-    start = heap[K_START, 0]
-    n = clock[N_HEAP] - 1
-    clock[N_HEAP] = n
-    for row in range(4):
-        heap[row, 0] = heap[row, n]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and _heap_less(heap, child + 1, child):
-            child += 1
-        if not _heap_less(heap, child, i):
-            break
-        _heap_swap(heap, i, child)
-        i = child
+    """Remove the (end, start, seq) minimum; return its row's (job, start)."""
+    job = heap[0, K_JOB]
+    start = heap[0, K_START]
+    clock[N_HEAP] = pop(heap, 0, clock[N_HEAP])
     return job, start
 
 
