@@ -219,6 +219,8 @@ def main(argv: list[str] | None = None) -> None:
     command = ["python", "benchmarks/bench_heap_ab.py", "--before", args.before]
     if args.profile_before:
         command += ["--profile-before", args.profile_before]
+    if groups != list(GROUPS):
+        command += ["--groups", ",".join(groups)]
     record = {
         "benchmark": "heap_ab",
         "command": command + (["--rounds", str(args.rounds)] if args.rounds != 3 else []),

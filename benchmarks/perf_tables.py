@@ -237,13 +237,14 @@ def openshop_exact(data_dir: Path) -> str:
     return markdown_table(("", *(f"n = {n}" for n in sizes)), rows) + measured(record)
 
 
-def heap_ab(data_dir: Path) -> str:
+def heap_ab(data_dir: Path, name: str = "heap_ab") -> str:
     """The one heap and the one profile (issue 23 item 5): best CPU time before and after, per case, and the ratio.
 
     The caption names each *before* commit; a ratio is printed with two decimals, and the runs' spread
-    (``worst / best`` of each side) beside it says how much of a ratio is the machine's noise.
+    (``worst / best`` of each side) beside it says how much of a ratio is the machine's noise. `name`: the saved
+    file (``heap_ab_backfill``: a rerun of the backfill group alone, ``--save`` given that name).
     """
-    record = load(data_dir, "heap_ab")
+    record = load(data_dir, name)
     cases = record["result"]["cases"]
     rows = [(c["case"], c["before_commit"], f"{fmt(c['before_cpu_s'], 3)} s", f"{fmt(c['after_cpu_s'], 3)} s",
              f"{c['after_cpu_s'] / c['before_cpu_s']:.2f}",
@@ -416,6 +417,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "perf-openshop-sizes": openshop_sizes,
     "perf-openshop-exact": openshop_exact,
     "perf-heap-ab": heap_ab,
+    "perf-heap-ab-backfill": lambda data_dir: heap_ab(data_dir, "heap_ab_backfill"),
 }
 
 
