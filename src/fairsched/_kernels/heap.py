@@ -1,4 +1,5 @@
-"""One binary min-heap over lexicographic keys: the event queues of the online, REF/RAND, MOSP and openshop kernels.
+"""One binary min-heap over lexicographic keys: the event queues of every compiled engine (online, REF/RAND, MOSP,
+openshop, backfill, the audit's replays).
 
 A heap is the rows ``lo .. lo + n - 1`` of a *key matrix* ``keys`` of shape (capacity, K), int64 or float64 (numba
 compiles one version per dtype). Rows are compared lexicographically, column 0 first, the next column breaking
@@ -16,6 +17,9 @@ REF/RAND, coalitions        (next completion, coalition index)          indexed:
 MOSP list scheduling        (end, width)                                equal ends are popped together
 openshop, per class         (key, job, task)  float64                   (key, job) is the paper's order; a job
                                                                         has one task per machine
+backfill terminations       (end, start, decision number, job)          the pyss README's order (§1); decision
+                                                                        numbers are unique
+audit coalition replays     (end, decision number, job)                 the same order, for FCFS + EASY
 ==========================  ==========================================  ========================================
 
 The size ``n`` stays with the caller (a clock field, a per-coalition field, a per-class array), and several heaps
