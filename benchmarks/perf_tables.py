@@ -237,6 +237,26 @@ def openshop_exact(data_dir: Path) -> str:
     return markdown_table(("", *(f"n = {n}" for n in sizes)), rows) + measured(record)
 
 
+def heap_ab(data_dir: Path, name: str = "heap_ab") -> str:
+    """The one heap and the one profile (issue 23 item 5): best CPU time before and after, per case, and the ratio.
+
+    The caption names each *before* commit; a ratio is printed with two decimals, and the runs' spread
+    (``worst / best`` of each side) beside it says how much of a ratio is the machine's noise. `name`: the saved
+    file (``heap_ab_backfill``: a rerun of the backfill group alone, ``--save`` given that name).
+    """
+    record = load(data_dir, name)
+    cases = record["result"]["cases"]
+    rows = [(c["case"], c["before_commit"], f"{fmt(c['before_cpu_s'], 3)} s", f"{fmt(c['after_cpu_s'], 3)} s",
+             f"{c['after_cpu_s'] / c['before_cpu_s']:.2f}",
+             f"{max(c['before_runs']) / min(c['before_runs']):.2f} / {max(c['after_runs']) / min(c['after_runs']):.2f}")
+            for c in cases]
+    runs = record["result"]["rounds"]
+    return (markdown_table(("case", "before (commit)", "before: best CPU", "after: best CPU", "after / before",
+                            "spread of the runs, before / after"), rows)
+            + f"\nBest of {runs} runs per tree, the trees alternating; after = commit {record['commit']}.\n"
+            + measured(record))
+
+
 def openshop_google(data_dir: Path) -> str:
     """The Google slice: reading, then the offline and online runs (a sentence: one row each would be a table of
     one row)."""
@@ -438,6 +458,8 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "perf-openshop": openshop,
     "perf-openshop-sizes": openshop_sizes,
     "perf-openshop-exact": openshop_exact,
+    "perf-heap-ab": heap_ab,
+    "perf-heap-ab-backfill": lambda data_dir: heap_ab(data_dir, "heap_ab_backfill"),
 }
 
 

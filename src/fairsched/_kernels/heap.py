@@ -1,4 +1,5 @@
-"""One binary min-heap over lexicographic keys: the event queues of the online, REF/RAND, MOSP and openshop kernels.
+"""One binary min-heap over lexicographic keys: the event queues of every compiled engine (online, REF/RAND, MOSP,
+openshop, backfill, the audit's replays).
 
 A heap is the rows ``lo .. lo + n - 1`` of a *key matrix* ``keys`` of shape (capacity, K), int64 or float64 (numba
 compiles one version per dtype). Rows are compared lexicographically, column 0 first, the next column breaking
@@ -16,6 +17,9 @@ REF/RAND, coalitions        (next completion, coalition index)          indexed:
 MOSP list scheduling        (end, width)                                equal ends are popped together
 openshop, per class         (key, job, task)  float64                   (key, job) is the paper's order; a job
                                                                         has one task per machine
+backfill terminations       (end, start, decision number, job)          the pyss README's order (§1); decision
+                                                                        numbers are unique
+audit coalition replays     (end, decision number, job)                 the same order, for FCFS + EASY
 ==========================  ==========================================  ========================================
 
 The size ``n`` stays with the caller (a clock field, a per-coalition field, a per-class array), and several heaps
@@ -25,9 +29,11 @@ the row whose last column is ``item`` (int64 keys only), so that `heap_replace` 
 
 Every function is inlined into its caller (``inline="always"``): a non-inlined call costs two atomic reference
 counts per array argument, which in the coalition loop took more than half the run time (see
-`fairsched.online._coalitions.lockstep`). Numba caches the callers' machine code keyed on *their* source files
-only: after editing this module, delete the ``*.nbi``/``*.nbc`` files under ``src/fairsched`` (or touch the
-callers). Slow twin: Python's `heapq` on tuples (``tests/naive/heap_naive.py``, ``tests/test_kernels.py``).
+`fairsched.online._coalitions.lockstep`). Numba checks a cached function against its own source file only, so
+the callers' caches would outlive an edit here; `fairsched._numba_cache_dir` keys the whole cache on every numba
+module instead (with ``NUMBA_CACHE_DIR`` set by hand, delete the cache after editing this module).
+
+Slow twin: Python's `heapq` on tuples (``tests/naive/heap_naive.py``, ``tests/test_kernels.py``).
 """
 
 from __future__ import annotations

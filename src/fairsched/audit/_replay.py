@@ -28,13 +28,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fairsched._kernels.heap import heap_pop, heap_push
+
 WORD = 1 << 62  # v(C) = high * WORD + low
 
 _NO_WAITING = 1 << 62  # the width bound when no job waits
 
 @njit(cache=True)
 def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_value, row, queue, hold_end,
-            hold_procs, hold_job, heap_end, heap_seq, heap_job):
+            hold_procs, hold_job, heap):
     """Replay one coalition (member[u] != 0: u is in it; n_cpus its CPUs): v(C) and the number of its jobs
     wider than its CPUs into out_value[row] = (high, low, too wide), the start of each of its jobs into
     out_start (other entries untouched).
@@ -43,7 +45,8 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
     when time moves to t, holds whose planned end <= t are released; then the submissions at t, then the
     terminations at t by (end, decision number); one EASY pass after each
     (`fairsched.backfill.policies.easy.easy_pass`). Written as one function on purpose: numba counts the
-    references of every array handed to a helper, which cost more than the replay itself here.
+    references of every array handed to a helper, which cost more than the replay itself here (the shared heap's
+    functions, `fairsched._kernels.heap`, are inlined, so they hand nothing).
     """
     n = org.size
     free = n_cpus
@@ -51,7 +54,7 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
     qh = 0  # the queue is queue[qh:qt], in job order (FCFS)
     qt = 0
     nh = 0  # holding jobs, sorted by planned end: hold_*[:nh]
-    nheap = 0  # terminations not processed yet: a binary heap on (heap_end, heap_seq)
+    nheap = 0  # terminations not processed yet: rows (end, decision number, job) of heap[:nheap], the shared heap
     smallest = _NO_WAITING  # a lower bound of the waiting jobs' widths
     high = 0
     low = 0
@@ -63,11 +66,11 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
     now = submit[nxt] if nxt < n else 0
     while True:
         # -- the next event: a submission first at equal times (README §1)
-        if nxt < n and (nheap == 0 or submit[nxt] <= heap_end[0]):
+        if nxt < n and (nheap == 0 or submit[nxt] <= heap[0, 0]):
             t = submit[nxt]
             submission = True
         elif nheap > 0:
-            t = heap_end[0]
+            t = heap[0, 0]
             submission = False
         else:
             break
@@ -93,26 +96,8 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
                 too_wide += member[org[nxt]] != 0
                 nxt += 1
         else:  # pop the (end, decision number) minimum
-            job = heap_job[0]
-            nheap -= 1
-            last_end, last_seq, last_job = heap_end[nheap], heap_seq[nheap], heap_job[nheap]
-            i = 0
-            while True:
-                child = 2 * i + 1
-                if child >= nheap:
-                    break
-                if child + 1 < nheap and (heap_end[child + 1] < heap_end[child] or (
-                        heap_end[child + 1] == heap_end[child] and heap_seq[child + 1] < heap_seq[child])):
-                    child += 1
-                if heap_end[child] > last_end or (heap_end[child] == last_end and heap_seq[child] > last_seq):
-                    break
-                heap_end[i] = heap_end[child]
-                heap_seq[i] = heap_seq[child]
-                heap_job[i] = heap_job[child]
-                i = child
-            heap_end[i] = last_end
-            heap_seq[i] = last_seq
-            heap_job[i] = last_job
+            job = heap[0, 2]
+            nheap = heap_pop(heap, 0, nheap)
             for k in range(nh):  # still holding (its planned end is later): release it now
                 if hold_job[k] == job:
                     free += hold_procs[k]
@@ -185,19 +170,7 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
             hold_job[k] = job
             nh += 1
             stop = now + run[job]
-            h = nheap
-            nheap += 1
-            while h > 0:
-                parent = (h - 1) // 2
-                if heap_end[parent] < stop or (heap_end[parent] == stop and heap_seq[parent] < seq):
-                    break
-                heap_end[h] = heap_end[parent]
-                heap_seq[h] = heap_seq[parent]
-                heap_job[h] = heap_job[parent]
-                h = parent
-            heap_end[h] = stop
-            heap_seq[h] = seq
-            heap_job[h] = job
+            nheap = heap_push(heap, 0, nheap, (stop, seq, job))
             seq += 1
             # psi_sp (SPAA'13 Eq. (3)): q * (u * (t_end - s) - u (u - 1) / 2), u = units done by t_end
             done = min(stop, t_end) - min(now, t_end)
@@ -226,13 +199,11 @@ def _values_kernel(members, n_cpus, org, submit, run, req, procs, t_end, out_val
     hold_end = np.zeros(cap, dtype=np.int64)
     hold_procs = np.zeros(cap, dtype=np.int64)
     hold_job = np.zeros(cap, dtype=np.int64)
-    heap_end = np.zeros(n + 1, dtype=np.int64)
-    heap_seq = np.zeros(n + 1, dtype=np.int64)
-    heap_job = np.zeros(n + 1, dtype=np.int64)
+    heap = np.zeros((n + 1, 3), dtype=np.int64)
     out_start = np.zeros(n, dtype=np.int64)
     for i in range(members.shape[0]):
         _replay(members[i], n_cpus[i], org, submit, run, req, procs, t_end, out_start, out_value, i, queue,
-                hold_end, hold_procs, hold_job, heap_end, heap_seq, heap_job)
+                hold_end, hold_procs, hold_job, heap)
 
 
 def coalition_values(members: np.ndarray, n_cpus: np.ndarray, org: np.ndarray, submit: np.ndarray,
@@ -265,7 +236,7 @@ def coalition_schedule(member: np.ndarray, n_cpus: int, org: np.ndarray, submit:
     cap = int(n_cpus) + 1
     _replay(np.ascontiguousarray(member, dtype=np.uint8), int(n_cpus), *jobs, int(t_end), out_start, out_value, 0,
             np.zeros(n + 1, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
-            np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64))
+            np.zeros((n + 1, 3), np.int64))
     return out_start, int(out_value[0, 0]) * WORD + int(out_value[0, 1])
 
 

@@ -3,10 +3,10 @@
 Plain int64 arrays and scalars only (layout: `fairsched.backfill.view`). Three structures:
 
 - the *holding list* ``hold``, sorted by planned end: free processors now, EASY's shadow time;
-- the *termination heap* ``heap``, keyed by (end, start, decision number): the README's order of terminations
-  at one timestamp (§1);
-- the conservative *profile* ``prof`` of free processors over future time, a step function kept as
-  breakpoints (adjacent segments with equal free counts are merged, so it stays small).
+- the *termination heap* ``heap``, rows (end, start, decision number, job) of the shared heap
+  (`fairsched._kernels.heap`): the README's order of terminations at one timestamp (§1);
+- the conservative *profile* ``prof`` of free processors over future time, one row of the shared
+  `fairsched._kernels.profile` (adjacent segments with equal free counts are merged, so it stays small).
 
 Arrays are shifted element by element in explicit loops: numba's slice assignment is not guaranteed to handle
 overlapping source and destination.
@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from numba import njit
 
+from fairsched._kernels import profile
+from fairsched._kernels.heap import heap_pop as pop
+from fairsched._kernels.heap import heap_push as push
 from fairsched.backfill.view import (
     FREE,
     H_END,
     H_JOB,
     H_PROCS,
-    K_END,
     K_JOB,
-    K_SEQ,
     K_START,
     N_HEAP,
     N_HOLD,
@@ -129,150 +130,56 @@ def hold_remove_job(hold, clock, job):
 
 
 # -- termination heap ------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _heap_less(heap, i, j):
-    for row in (K_END, K_START, K_SEQ):
-        if heap[row, i] != heap[row, j]:
-            return heap[row, i] < heap[row, j]
-    return False
-
-
-@njit(cache=True)
-def _heap_swap(heap, i, j):
-    for row in range(4):
-        heap[row, i], heap[row, j] = heap[row, j], heap[row, i]
+# The shared heap of `fairsched._kernels.heap` over rows (K_END, K_START, K_SEQ, K_JOB): the decision number is
+# unique, so the job column never decides and the order is the README's (end, start, decision number).
 
 
 @njit(cache=True)
 def heap_push(heap, clock, end, start, seq, job):
-    i = clock[N_HEAP]
-    heap[K_END, i] = end
-    heap[K_START, i] = start
-    heap[K_SEQ, i] = seq
-    heap[K_JOB, i] = job
-    clock[N_HEAP] = i + 1
-    while i > 0:
-        parent = (i - 1) // 2
-        if not _heap_less(heap, i, parent):
-            break
-        _heap_swap(heap, i, parent)
-        i = parent
+    """Schedule the termination of `job` (row (end, start, seq, job) of the termination heap). O(log running)."""
+    clock[N_HEAP] = push(heap, 0, clock[N_HEAP], (end, start, seq, job))
 
 
 @njit(cache=True)
 def heap_pop(heap, clock):
-    """Remove the (end, start, seq) minimum; return its column as (job, start)."""
-    job = heap[K_JOB, 0]
-    start = heap[K_START, 0]
-    n = clock[N_HEAP] - 1
-    clock[N_HEAP] = n
-    for row in range(4):
-        heap[row, 0] = heap[row, n]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and _heap_less(heap, child + 1, child):
-            child += 1
-        if not _heap_less(heap, child, i):
-            break
-        _heap_swap(heap, i, child)
-        i = child
+    """Remove the (end, start, seq) minimum; return its row's (job, start)."""
+    job = heap[0, K_JOB]
+    start = heap[0, K_START]
+    clock[N_HEAP] = pop(heap, 0, clock[N_HEAP])
     return job, start
 
 
 # -- conservative profile --------------------------------------------------------------------------------
+# One row of the shared `fairsched._kernels.profile`: ``prof[P_TIME]``, ``prof[P_FREE]``, size ``clock[N_PROF]``;
+# merged and archived.
 
 
 @njit(cache=True)
 def prof_find(prof, m, t):
-    """Index k of the segment holding t: P_TIME[k] <= t < P_TIME[k + 1] (binary search; t >= P_TIME[0]).
-
-    Branch-free (the step is a conditional move): the incremental compression calls it for every blocking time
-    of every certificate, where a mispredicted branch per halving cost more than the comparisons.
-    """
-    lo = 0
-    n = m
-    while n > 1:
-        half = n >> 1
-        lo = lo + half if prof[P_TIME, lo + half] <= t else lo
-        n -= half
-    return lo
-
-
-@njit(cache=True)
-def _prof_split(prof, clock, t):
-    """Make t a breakpoint; return its index."""
-    m = clock[N_PROF]
-    k = prof_find(prof, m, t)
-    if prof[P_TIME, k] == t:
-        return k
-    for i in range(m, k + 1, -1):
-        prof[P_TIME, i] = prof[P_TIME, i - 1]
-        prof[P_FREE, i] = prof[P_FREE, i - 1]
-    prof[P_TIME, k + 1] = t
-    prof[P_FREE, k + 1] = prof[P_FREE, k]
-    clock[N_PROF] = m + 1
-    return k + 1
-
-
-@njit(cache=True)
-def _prof_drop(prof, clock, k):
-    """Remove breakpoint k (its segment joins the previous one)."""
-    m = clock[N_PROF]
-    for i in range(k + 1, m):
-        prof[P_TIME, i - 1] = prof[P_TIME, i]
-        prof[P_FREE, i - 1] = prof[P_FREE, i]
-    clock[N_PROF] = m - 1
+    """Index k of the segment holding t: P_TIME[k] <= t < P_TIME[k + 1] (binary search; t >= P_TIME[0])."""
+    return profile.find(prof[P_TIME], m, t)
 
 
 @njit(cache=True)
 def prof_add(prof, clock, begin, end, delta):
-    """Add `delta` free processors over [begin, end) (negative: occupy); begin >= P_TIME[0]."""
-    if end <= begin:
-        return
-    a = _prof_split(prof, clock, begin)
-    b = _prof_split(prof, clock, end)
-    for k in range(a, b):
-        prof[P_FREE, k] += delta
-    if b < clock[N_PROF] and prof[P_FREE, b] == prof[P_FREE, b - 1]:
-        _prof_drop(prof, clock, b)
-    if a > 0 and prof[P_FREE, a] == prof[P_FREE, a - 1]:
-        _prof_drop(prof, clock, a)
+    """Add `delta` free processors over [begin, end) (negative: occupy); begin >= P_TIME[0]. Adjacent segments
+    with equal free counts are merged."""
+    clock[N_PROF] = profile.add(prof[P_TIME], prof[P_FREE], clock[N_PROF], begin, end, delta, True)
 
 
 @njit(cache=True)
 def prof_archive(prof, clock, now):
     """Forget the segments that ended before `now` (the past never matters again)."""
-    m = clock[N_PROF]
-    k = prof_find(prof, m, now)
-    if k == 0:
-        return
-    for i in range(k, m):
-        prof[P_TIME, i - k] = prof[P_TIME, i]
-        prof[P_FREE, i - k] = prof[P_FREE, i]
-    clock[N_PROF] = m - k
+    clock[N_PROF] = profile.archive(prof[P_TIME], prof[P_FREE], clock[N_PROF], now)
 
 
 @njit(cache=True)
 def prof_earliest(prof, clock, now, p, q):
     """Earliest t >= now with at least `p` free processors during all of [t, t + q) (README §5). O(segments).
 
-    Candidates are `now` and the ends of segments too full for the job: when segment k blocks the window,
-    the next candidate is where segment k + 1 begins. The last segment has every processor free, so the
-    scan always ends.
+    The last segment has every processor free, so there always is one.
     """
-    m = clock[N_PROF]
-    k = prof_find(prof, m, now)
-    t = now
-    while k < m and prof[P_TIME, k] < t + q:
-        if prof[P_FREE, k] < p:
-            t = prof[P_TIME, k + 1]
-        k += 1
-    return t
+    return profile.earliest_fit(prof[P_TIME], prof[P_FREE], clock[N_PROF], now, p, q)
 
 
 @njit(cache=True)

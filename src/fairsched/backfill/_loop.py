@@ -56,8 +56,8 @@ def next_event_time(rule, submit, submit_limit, clock, heap, queue):
     t = -1
     if clock[NEXT_SUB] < submit_limit:
         t = submit[clock[NEXT_SUB]]
-    if clock[N_HEAP] > 0 and (t < 0 or heap[K_END, 0] < t):
-        t = heap[K_END, 0]
+    if clock[N_HEAP] > 0 and (t < 0 or heap[0, K_END] < t):
+        t = heap[0, K_END]
     due = next_policy_time(rule, queue, clock)
     if due >= 0 and (t < 0 or due < t):
         t = due
@@ -124,7 +124,7 @@ def run_events(rule, order, jobs, state, tk, submit_limit, pause_before, stop_jo
             flush_starts(clock, heap, run, new, out_seq)
             if _stopped(clock, out_start, stop_job, stop_when_queue_empty):
                 return STOPPED
-        while clock[N_HEAP] > 0 and heap[K_END, 0] <= t:
+        while clock[N_HEAP] > 0 and heap[0, K_END] <= t:
             job, start = heap_pop(heap, clock)
             on_end(order, job, start, t, procs, tk)
             _release(job, start, rule, order, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,

@@ -34,6 +34,7 @@ from fairsched.backfill.view import (
     BF_NEXT,
     CERT_SIZE,
     FREE,
+    K_JOB,
     N_CLOCK,
     N_HEAP,
     N_HOLD,
@@ -112,7 +113,7 @@ class BackfillSimulator:
         if self.backfill.params:
             self.clock[BF_NEXT] = first + self.clock[BF_INTERVAL]  # the first backfill pass
         self.hold = np.zeros((3, cap_run), dtype=np.int64)
-        self.heap = np.zeros((4, cap_run), dtype=np.int64)
+        self.heap = np.zeros((cap_run, 4), dtype=np.int64)  # rows (end, start, seq, job): view.py
         self.queue = np.zeros((3, max(n, 1)), dtype=np.int64)
         self.prof = np.zeros((2, 2 * (n + cap_run) + 4), dtype=np.int64)  # <= 2 breakpoints per interval
         self.prof[[P_TIME, P_FREE], 0] = first, p
@@ -161,7 +162,7 @@ class BackfillSimulator:
 
     def running_jobs(self) -> np.ndarray:
         """Indices of the started jobs whose termination is not processed yet, sorted (a copy)."""
-        return np.sort(self.heap[3, :self.clock[N_HEAP]])
+        return np.sort(self.heap[:self.clock[N_HEAP], K_JOB])
 
     def start_time(self, job: int) -> int | None:
         """Start time of `job` in this simulator (None: not started here)."""
@@ -230,9 +231,11 @@ class BackfillSimulator:
         other._injected = self._injected
         if self._injected >= 0:
             other.out_start[self._injected] = self.out_start[self._injected]
-        for name, count in (("hold", N_HOLD), ("heap", N_HEAP), ("queue", N_QUEUE), ("prof", N_PROF)):
+        for name, count in (("hold", N_HOLD), ("queue", N_QUEUE), ("prof", N_PROF)):
             live = int(self.clock[count])
             getattr(other, name)[:, :live] = getattr(self, name)[:, :live]
+        live = int(self.clock[N_HEAP])
+        other.heap[:live] = self.heap[:live]  # the heap's rows are its entries (view.py)
         waiting = self.queue[Q_JOB, :self.clock[N_QUEUE]]
         if self.backfill.reservations == -1:
             other.cert[waiting] = self.cert[waiting]

@@ -24,8 +24,9 @@ copies only what is in use, never whole-trace arrays)::
     hold[3, cap_run]   jobs *holding* processors (README §2): H_END planned end (start + requested), H_PROCS,
                        H_JOB; sorted by planned end. A job holds until the earlier of its planned end and the
                        processing of its termination event.
-    heap[4, cap_run]   started jobs whose termination is not processed: binary heap keyed by
-                       (K_END actual end, K_START, K_SEQ decision number), K_JOB. Engine only.
+    heap[cap_run, 4]   started jobs whose termination is not processed: rows (K_END actual end, K_START, K_SEQ
+                       decision number, K_JOB) of the shared binary heap (`fairsched._kernels.heap`), ordered by
+                       the whole row (K_SEQ is unique, so K_JOB never decides). Engine only.
     queue[3, n]        waiting jobs in queue order: Q_JOB, Q_RES (conservative reservation R_j), Q_SEQ
                        (decision number of that reservation).
     prof[2, cap_prof]  conservative free-processor profile (the ``slurm`` rule: its plan, rebuilt by each backfill
@@ -65,7 +66,7 @@ BF_INTERVAL, BF_WINDOW, BF_MAX_TEST, BF_NEXT, BF_DIRTY = range(12, 17)
 N_CLOCK = 17
 RULE_CLOCK = {"bf_interval": BF_INTERVAL, "bf_window": BF_WINDOW, "bf_max_job_test": BF_MAX_TEST}
 """A backfilling rule's parameter name -> the clock field that holds it (`BackfillRule.params`)."""
-# rows of hold, heap, queue and prof
+# rows of hold, queue and prof; columns of heap
 H_END, H_PROCS, H_JOB = range(3)
 K_END, K_START, K_SEQ, K_JOB = range(4)
 Q_JOB, Q_RES, Q_SEQ = range(3)

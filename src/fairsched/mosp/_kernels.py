@@ -1,16 +1,17 @@
 """Compiled primitives of the MOSP engine: list scheduling on one cluster and idle profiles of clusters.
 
-Plain int64 arrays and scalars only. Two structures of its own (list scheduling keeps its running jobs in the
-shared heap of `fairsched._kernels.heap`, rows (end, width)):
+Plain int64 arrays and scalars only. Two structures (list scheduling keeps its running jobs in the shared heap of
+`fairsched._kernels.heap`, rows (end, width)):
 
 - the *candidate tree*: a min-segment tree over the positions of a job list, holding each waiting job's width
   (``_TREE_INF`` once placed). ``_tree_first_leq(tree, lo, x)`` finds the first waiting job at or after list
   position ``lo`` with width <= x in O(log n), which turns Graham's "first job of the list that fits" into
   O(n log n) overall instead of a rescan of the list at every event.
-- the *idle profiles* ``(times, idle, size)`` of N clusters: row c is a step function, segment i covering
-  ``[times[c, i], times[c, i + 1])`` (the last segment runs to infinity) with ``idle[c, i]`` idle processors.
-  ``times[c, 0] = 0`` and the last segment has every processor idle. A reservation of q processors on
-  ``[s, s + p)`` adds at most two breakpoints, so a row of capacity ``1 + 2 r`` holds r reservations.
+- the *idle profiles* ``(times, idle, size)`` of N clusters: row c is one profile of the shared
+  `fairsched._kernels.profile` (a step function, segment i covering ``[times[c, i], times[c, i + 1])``, the last
+  segment running to infinity, with ``idle[c, i]`` idle processors). ``times[c, 0] = 0`` and the last segment has
+  every processor idle. A reservation of q processors on ``[s, s + p)`` adds at most two breakpoints, so a row of
+  capacity ``1 + 2 r`` holds r reservations.
 
 Arrays are shifted element by element in explicit loops: numba's slice assignment is not guaranteed to handle
 overlapping source and destination.
@@ -21,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fairsched._kernels import profile
 from fairsched._kernels.heap import heap_pop, heap_push
 
 _TREE_INF = np.iinfo(np.int64).max
-_TIME_INF = np.iinfo(np.int64).max // 4  # "no later breakpoint"; far above any makespan, safe to add p to
 
 
 # -- candidate tree -----------------------------------------------------------------------------------------
@@ -107,96 +108,40 @@ def list_schedule_kernel(runtime, width, m, order):  # pragma: no cover - jit
 
 
 # -- idle profiles ------------------------------------------------------------------------------------------
+# Row c of (times, idle, size) is one profile of `fairsched._kernels.profile` (never merged); these wrappers keep
+# the (times, idle, size, c) signature of their callers.
 
 @njit(cache=True)
 def segment_at(times, size, c, t):
     """Index of the segment of row c containing time t >= 0 (binary search)."""
-    lo, hi = 0, size[c] - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if times[c, mid] <= t:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-@njit(cache=True)
-def _segment_end(times, size, c, i):
-    return times[c, i + 1] if i + 1 < size[c] else _TIME_INF
+    return profile.find(times[c], size[c], t)
 
 
 @njit(cache=True)
 def earliest_fit(times, idle, size, c, q, p, t0):
     """Earliest s >= t0 with at least q idle processors on cluster c during [s, s + p) (ILBA's "earliest strip",
     TPDS'11 §6.1); -1 when q exceeds the cluster (the last segment, all idle, has fewer than q processors)."""
-    last = size[c] - 1
-    if idle[c, last] < q:
-        return -1
-    i = segment_at(times, size, c, t0)
-    s = t0
-    while True:
-        if idle[c, i] < q:  # the strip cannot cross this segment: restart after it
-            s = times[c, i + 1]
-        elif _segment_end(times, size, c, i) >= s + p:
-            return s
-        i += 1
+    return profile.earliest_fit(times[c], idle[c], size[c], t0, q, p)
 
 
 @njit(cache=True)
 def latest_fit(times, idle, size, c, q, p, deadline, t_min):
     """Latest s with t_min <= s, s + p <= deadline and at least q idle processors on cluster c during [s, s + p);
     -1 when there is none (backwards placement from a deadline, TPDS'11 Algorithms 2 and 4)."""
-    e = deadline  # candidate end of the strip
-    if e - p < t_min:
-        return -1
-    i = segment_at(times, size, c, e - 1) if e > 0 else 0
-    while True:
-        if idle[c, i] < q:  # the strip must end at or before this segment's start
-            e = times[c, i]
-            if e - p < t_min:
-                return -1
-        elif times[c, i] <= e - p:
-            return e - p
-        i -= 1
-        if i < 0:
-            return -1
+    return profile.latest_fit(times[c], idle[c], size[c], q, p, deadline, t_min)
 
 
 @njit(cache=True)
 def idle_since(times, idle, size, c, q, deadline):
     """C^{>=q}: the earliest t such that at least q processors of cluster c stay idle on [t, deadline)
     (TPDS'11 §4.3); `deadline` itself when fewer than q are idle just before it, 0 when q are idle throughout."""
-    if deadline <= 0:
-        return deadline
-    i = segment_at(times, size, c, deadline - 1)
-    while i >= 0 and idle[c, i] >= q:
-        i -= 1
-    return 0 if i < 0 else min(_segment_end(times, size, c, i), deadline)
+    return profile.free_since(times[c], idle[c], size[c], q, deadline)
 
 
 @njit(cache=True)
 def min_idle(times, idle, size, c, t0, t1):
     """Fewest idle processors of cluster c over [t0, t1) (t0 < t1)."""
-    i = segment_at(times, size, c, t0)
-    low = idle[c, i]
-    while _segment_end(times, size, c, i) < t1:
-        i += 1
-        low = min(low, idle[c, i])
-    return low
-
-
-@njit(cache=True)
-def _split(times, idle, size, c, t):
-    """Make t a breakpoint of row c (t >= 0); returns its segment index. The caller guarantees capacity."""
-    i = segment_at(times, size, c, t)
-    if times[c, i] == t:
-        return i
-    for k in range(size[c], i + 1, -1):
-        times[c, k], idle[c, k] = times[c, k - 1], idle[c, k - 1]
-    times[c, i + 1], idle[c, i + 1] = t, idle[c, i]
-    size[c] += 1
-    return i + 1
+    return profile.min_free(times[c], idle[c], size[c], t0, t1)
 
 
 @njit(cache=True)
@@ -205,12 +150,7 @@ def reserve(times, idle, size, c, s, p, q):
     for two more breakpoints; the caller checks beforehand that q processors are idle (`min_idle`)."""
     if size[c] + 2 > times.shape[1]:
         return False
-    if p <= 0:
-        return True
-    first = _split(times, idle, size, c, s)
-    last = _split(times, idle, size, c, s + p)
-    for i in range(first, last):
-        idle[c, i] -= q
+    size[c] = profile.add(times[c], idle[c], size[c], s, s + p, -q, False)
     return True
 
 

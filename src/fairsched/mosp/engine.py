@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fairsched._kernels.profile import TIME_INF as NEVER
 from fairsched.errors import ConfigError, InvariantError
-from fairsched.mosp._kernels import _TIME_INF as NEVER
 from fairsched.mosp._kernels import (
     backward_list_kernel,
     earliest_fit,

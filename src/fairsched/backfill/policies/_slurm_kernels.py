@@ -109,10 +109,10 @@ def _admit_started(clock, heap, ost, last):
     width = (int(ost[S_STACK]) - w0) // 3  # the S_NEW buffer: starts, decisions, jobs (CAP_RUN each)
     count = 0
     for i in range(clock[N_HEAP]):
-        start = float(heap[K_START, i])
+        start = float(heap[i, K_START])
         if start < last:
             continue
-        seq = float(heap[K_SEQ, i])
+        seq = float(heap[i, K_SEQ])
         k = count  # insertion by (start, decision): few jobs start between two ticks
         while k > 0 and (ost[w0 + k - 1] > start or (ost[w0 + k - 1] == start and ost[w0 + width + k - 1] > seq)):
             for row in range(3):
@@ -120,7 +120,7 @@ def _admit_started(clock, heap, ost, last):
             k -= 1
         ost[w0 + k] = start
         ost[w0 + width + k] = seq
-        ost[w0 + 2 * width + k] = heap[K_JOB, i]
+        ost[w0 + 2 * width + k] = heap[i, K_JOB]
         count += 1
     r0 = int(ost[S_RUN])
     m = int(ost[S_N_RUN])

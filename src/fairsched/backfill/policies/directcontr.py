@@ -74,7 +74,7 @@ def on_tick(now, clock, heap, out_start, queue, submit, procs, org, jpar, opar, 
     for u in range(k):
         psi2[u] = 2.0 * ost[u] * t - ost[k + u]  # Σ p·d·(2t − S − E) = Σ p[(t − S)² − (t − E)²]
     for i in range(clock[N_HEAP]):
-        job = heap[K_JOB, i]
+        job = heap[i, K_JOB]
         elapsed = t - (float(out_start[job]) - opar[_ORIGIN])
         psi2[org[job]] += procs[job] * elapsed * elapsed
     total = psi2.sum()

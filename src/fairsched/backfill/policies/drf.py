@@ -81,7 +81,7 @@ def on_tick(now, clock, heap, out_start, queue, submit, procs, org, jpar, opar, 
     k = int(opar[_N_ORGS])
     ost[:2 * k] = 0.0
     for i in range(clock[N_HEAP]):
-        job = heap[K_JOB, i]
+        job = heap[i, K_JOB]
         ost[org[job]] += procs[job]
         ost[k + org[job]] += jpar[0, job]
     cpus, memory, share_sum = opar[_CPUS], opar[_MEMORY], opar[_SHARE_SUM]
