@@ -15,13 +15,18 @@ Four steps, each writing CSV files to ``docs/replication/data`` (``jsspp05_*.csv
   `fairsched.replicate.jsspp05.cell.Config`);
 * ``cost`` (one process): the fair-start-time cost model — FCFS at every load and depth on the three traces,
   with the CPU and wall seconds of the simulation and of the strict and relaxed what-ifs, and the model's work
-  W = Σ_j E_j Q_j (`whatif_work`).
+  W = Σ_j E_j Q_j (`whatif_work`);
+* ``osc``: the OSC grid — `fairsched.replicate.jsspp05.run` on OSC alone (`OSC_GRID`, 45 simulations, the
+  conservative ones first), its overall and by-width rows, simulations and Table 2 per scheme
+  (``jsspp05_osc_*.csv``); ``fairsched replicate jsspp05 --grid osc`` runs the same simulations. ``--store DIR``
+  keeps its sweep, so an interrupted run resumes.
 
 Each step's wall and CPU seconds (this process and its workers), the load average around it, the date and the
 commit go to ``jsspp05_steps.csv`` (the doc renders them; the machine may be shared, so CPU is the figure to
 compare). Regenerate::
 
     python -m fairsched.replicate.jsspp05.ablations table1 full ctc cost --out docs/replication/data
+    python -m fairsched.replicate.jsspp05.ablations osc --out docs/replication/data --store DIR
     python -m fairsched.replicate._doc_tables docs/replication/jsspp05.md
 """
 
@@ -60,7 +65,7 @@ from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 
 __all__ = ["CTC_VARIANTS", "SCHEMES", "STEPS", "cleaning_report", "cost_run", "ctc_run", "full_run", "main",
-           "spearman_schemes", "table1_windows", "whatif_work"]
+           "osc_run", "spearman_schemes", "table1_windows", "whatif_work"]
 
 FULL_TRACES = ("CTC-SP2", "SDSC-BLUE", "SDSC-SP2")
 CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jsspp05_cell.Config`
@@ -70,7 +75,7 @@ CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jss
     ("430 processors, jobs 1,001-6,000", {"processors": 430, "skip_jobs": 1000}),
 )
 CAP_QUANTILE = 0.99
-STEPS: tuple[str, ...] = ("table1", "full", "ctc", "cost")
+STEPS: tuple[str, ...] = ("table1", "full", "ctc", "cost", "osc")
 
 
 def _cap(values: np.ndarray) -> np.ndarray:
@@ -179,6 +184,18 @@ def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
     write_csv(spearman_schemes(quick), out / "jsspp05_quick_spearman.csv")
 
 
+def osc_run(traces_dir: Path, out: Path, workers: int = 2, store: Path | None = None) -> None:
+    """The OSC grid (`OSC_GRID`: 3 orders × 3 depths × 5 loads on OSC's first 5,000 jobs): rows, simulations and
+    Table 2 per scheme, as ``jsspp05_osc_rows.csv``, ``jsspp05_osc_simulations.csv``, ``jsspp05_osc_spearman.csv``.
+    `store` keeps the sweep (None: a temporary directory), so that an interrupted run resumes."""
+    from fairsched._io import write_csv
+
+    result = run(JSSPP05Config.osc(traces_dir=traces_dir, workers=workers, store=store))
+    write_csv(result.rows, out / "jsspp05_osc_rows.csv")
+    write_csv(result.simulations, out / "jsspp05_osc_simulations.csv")
+    write_csv(spearman_schemes(result.per_job), out / "jsspp05_osc_spearman.csv")
+
+
 def whatif_work(schedule: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The cost model's terms per job of a run (`schedule` in job order): Q_j, the jobs waiting right after j
     arrives (j included when it waits), and E_j, the completions between j's arrival and its start.
@@ -269,17 +286,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))
     parser.add_argument("--traces", type=Path, default=None)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--store", type=Path, default=None, help="keep the osc step's sweep here (resumable)")
     args = parser.parse_args(argv)
     traces = args.traces if args.traces is not None else default_traces_dir()
     runs: dict[str, Callable[[], object]] = {
         "table1": lambda: (write_csv(table1_windows(traces), args.out / "jsspp05_table1.csv"),
                            write_csv(cleaning_report(traces), args.out / "jsspp05_clean.csv")),
         "full": lambda: full_run(traces, args.out, args.workers), "ctc": lambda: ctc_run(traces, args.out),
-        "cost": lambda: cost_run(traces, args.out)}
+        "cost": lambda: cost_run(traces, args.out),
+        "osc": lambda: osc_run(traces, args.out, args.workers, args.store)}
     for step in STEPS:
         if step in args.steps:
             _record_step(step, runs[step], args.out / "jsspp05_steps.csv",
-                         workers=args.workers if step == "full" else 1)
+                         workers=args.workers if step in ("full", "osc") else 1)
 
 
 def _cpu_seconds() -> float:
