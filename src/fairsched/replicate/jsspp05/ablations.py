@@ -64,8 +64,8 @@ from fairsched.replicate.jsspp05.replication import arrival_subsets, rows_by_wid
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 
-__all__ = ["CTC_VARIANTS", "SCHEMES", "STEPS", "cleaning_report", "cost_run", "ctc_run", "full_run", "main",
-           "osc_run", "spearman_schemes", "table1_windows", "whatif_work"]
+__all__ = ["CTC_VARIANTS", "OSC_PARTS", "SCHEMES", "STEPS", "cleaning_report", "cost_run", "ctc_run", "full_run",
+           "main", "osc_run", "spearman_schemes", "table1_windows", "whatif_work"]
 
 FULL_TRACES = ("CTC-SP2", "SDSC-BLUE", "SDSC-SP2")
 CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jsspp05_cell.Config`
@@ -73,6 +73,11 @@ CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jss
     ("430 processors, first 5,000", {"processors": 430}),
     ("338 processors, jobs 1,001-6,000", {"skip_jobs": 1000}),
     ("430 processors, jobs 1,001-6,000", {"processors": 430, "skip_jobs": 1000}),
+)
+# The OSC grid in parts, cheapest first (`osc_run`): name -> overrides of `JSSPP05Config.osc`.
+OSC_PARTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
+    ("no-guarantee and easy", {"depths": ("no-guarantee", "easy")}),
+    *((f"conservative {round(100 * load)}", {"depths": ("conservative",), "loads": (load,)}) for load in LOADS),
 )
 CAP_QUANTILE = 0.99
 STEPS: tuple[str, ...] = ("table1", "full", "ctc", "cost", "osc")
@@ -185,15 +190,34 @@ def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
 
 
 def osc_run(traces_dir: Path, out: Path, workers: int = 2, store: Path | None = None) -> None:
-    """The OSC grid (`OSC_GRID`: 3 orders × 3 depths × 5 loads on OSC's first 5,000 jobs): rows, simulations and
-    Table 2 per scheme, as ``jsspp05_osc_rows.csv``, ``jsspp05_osc_simulations.csv``, ``jsspp05_osc_spearman.csv``.
-    `store` keeps the sweep (None: a temporary directory), so that an interrupted run resumes."""
+    """The OSC grid (`OSC_GRID`: 3 orders × 3 depths × 5 loads on OSC's first 5,000 jobs), cheapest parts first:
+    no-guarantee and EASY at every load, then conservative load by load (`OSC_PARTS`).
+
+    After each part, the rows and simulations of every finished part are written (``jsspp05_osc_rows.csv``,
+    ``jsspp05_osc_simulations.csv``) with that part's wall and CPU seconds (``jsspp05_osc_parts.csv``), so an
+    interrupted grid leaves a labelled partial result; Table 2 (``jsspp05_osc_spearman.csv``, every scheme)
+    needs all 45 simulations and is written at the end. `store` keeps each part's sweep (None: temporary
+    directories), so a rerun resumes where it stopped.
+    """
     from fairsched._io import write_csv
 
-    result = run(JSSPP05Config.osc(traces_dir=traces_dir, workers=workers, store=store))
-    write_csv(result.rows, out / "jsspp05_osc_rows.csv")
-    write_csv(result.simulations, out / "jsspp05_osc_simulations.csv")
-    write_csv(spearman_schemes(result.per_job), out / "jsspp05_osc_spearman.csv")
+    rows, simulations, parts, per_job = [], [], [], {}
+    for name, overrides in OSC_PARTS:
+        commit, wall, cpu = _commit(), time.perf_counter(), _cpu_seconds()
+        config = JSSPP05Config.osc(traces_dir=traces_dir, workers=workers, **overrides,
+                                   store=None if store is None else store / name.replace(" ", "-"))
+        result = run(config)
+        rows.append(result.rows)
+        simulations.append(result.simulations)
+        per_job |= result.per_job
+        parts.append({"part": name, "simulations": len(result.simulations), "wall_s": time.perf_counter() - wall,
+                      "cpu_s": _cpu_seconds() - cpu, "workers": workers, "load_after": round(os.getloadavg()[0], 2),
+                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit})
+        write_csv(pd.concat(rows, ignore_index=True), out / "jsspp05_osc_rows.csv")
+        write_csv(pd.concat(simulations, ignore_index=True), out / "jsspp05_osc_simulations.csv")
+        write_csv(pd.DataFrame.from_records(parts), out / "jsspp05_osc_parts.csv")
+    keys = [("OSC", load, order, depth) for load in LOADS for order in ORDERS for depth in DEPTHS]
+    write_csv(spearman_schemes({key: per_job[key] for key in keys}), out / "jsspp05_osc_spearman.csv")
 
 
 def whatif_work(schedule: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
