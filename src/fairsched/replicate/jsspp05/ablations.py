@@ -37,6 +37,7 @@ import os
 import platform
 import resource
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -65,7 +66,7 @@ from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 
 __all__ = ["CTC_VARIANTS", "OSC_PARTS", "SCHEMES", "STEPS", "cleaning_report", "cost_run", "ctc_run", "full_run",
-           "main", "osc_run", "spearman_schemes", "table1_windows", "whatif_work"]
+           "main", "osc_harvest", "osc_run", "spearman_schemes", "table1_windows", "whatif_work"]
 
 FULL_TRACES = ("CTC-SP2", "SDSC-BLUE", "SDSC-SP2")
 CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jsspp05_cell.Config`
@@ -189,7 +190,8 @@ def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
     write_csv(spearman_schemes(quick), out / "jsspp05_quick_spearman.csv")
 
 
-def osc_run(traces_dir: Path, out: Path, workers: int = 2, store: Path | None = None) -> None:
+def osc_run(traces_dir: Path, out: Path, workers: int = 2, store: Path | None = None, *,
+            subset_size: int = 5000) -> None:
     """The OSC grid (`OSC_GRID`: 3 orders × 3 depths × 5 loads on OSC's first 5,000 jobs), cheapest parts first:
     no-guarantee and EASY at every load, then conservative load by load (`OSC_PARTS`).
 
@@ -204,7 +206,7 @@ def osc_run(traces_dir: Path, out: Path, workers: int = 2, store: Path | None = 
     rows, simulations, parts, per_job = [], [], [], {}
     for name, overrides in OSC_PARTS:
         commit, wall, cpu = _commit(), time.perf_counter(), _cpu_seconds()
-        config = JSSPP05Config.osc(traces_dir=traces_dir, workers=workers, **overrides,
+        config = JSSPP05Config.osc(traces_dir=traces_dir, workers=workers, subset_size=subset_size, **overrides,
                                    store=None if store is None else store / name.replace(" ", "-"))
         result = run(config)
         rows.append(result.rows)
@@ -218,6 +220,30 @@ def osc_run(traces_dir: Path, out: Path, workers: int = 2, store: Path | None = 
         write_csv(pd.DataFrame.from_records(parts), out / "jsspp05_osc_parts.csv")
     keys = [("OSC", load, order, depth) for load in LOADS for order in ORDERS for depth in DEPTHS]
     write_csv(spearman_schemes({key: per_job[key] for key in keys}), out / "jsspp05_osc_spearman.csv")
+
+
+def osc_harvest(store: Path, out: Path) -> int:
+    """The finished simulations of an interrupted or running `osc_run` (its ``--store``), cell by cell: writes
+    ``jsspp05_osc_rows.csv`` and ``jsspp05_osc_simulations.csv`` for them (in the grid's order) and returns how
+    many there are. A partial grid, to be labelled as such; `osc_run` rewrites both files when a part ends."""
+    from fairsched._io import write_csv
+    from fairsched.replicate.jsspp05.replication import _SIMULATION_FIGURES, _read_cells
+    from fairsched.sweep.results import load_rows
+
+    cells = {}
+    for name, _ in OSC_PARTS:
+        folder = store / name.replace(" ", "-")
+        if (folder / "manifest.json").is_file():
+            cells |= _read_cells(load_rows(folder)[0])
+    keys = [("OSC", load, order, depth) for load in LOADS for order in ORDERS for depth in DEPTHS
+            if ("OSC", load, order, depth) in cells]
+    if keys:
+        rows = rows_by_width(keys, {key: cells[key].per_job for key in keys}, {"OSC": cells[keys[0]].procs})
+        write_csv(rows, out / "jsspp05_osc_rows.csv")
+        write_csv(pd.DataFrame([{"trace": key[0], "load": key[1], "order": key[2], "backfill": key[3],
+                                 **{name: cells[key].figures[name] for name in _SIMULATION_FIGURES}}
+                                for key in keys]), out / "jsspp05_osc_simulations.csv")
+    return len(keys)
 
 
 def whatif_work(schedule: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -311,7 +337,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--traces", type=Path, default=None)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--store", type=Path, default=None, help="keep the osc step's sweep here (resumable)")
+    parser.add_argument("--harvest", action="store_true", help="only write the osc rows of the simulations "
+                        "finished in --store (a partial grid) and stop")
     args = parser.parse_args(argv)
+    if args.harvest:
+        sys.stdout.write(f"{osc_harvest(args.store, args.out)} of 45 OSC simulations finished\n")
+        return
     traces = args.traces if args.traces is not None else default_traces_dir()
     runs: dict[str, Callable[[], object]] = {
         "table1": lambda: (write_csv(table1_windows(traces), args.out / "jsspp05_table1.csv"),
