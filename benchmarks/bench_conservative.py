@@ -1,6 +1,6 @@
 """Conservative backfilling after the incremental re-planning (issue #22 §1-§2); prints one JSON document.
 
-    .venv/bin/python benchmarks/bench_conservative.py [--traces DIR] [--quick] [--repeat N]
+    .venv/bin/python benchmarks/bench_conservative.py [--traces DIR] [--quick]
 
 * ``unfairness``: fair start times (strict and relaxed, together: `fair_start_times_both`) and resource
   equality of every job of the whole cleaned CTC-SP2 (77,205 jobs, 338 processors) under FCFS × EASY and FCFS ×
@@ -12,10 +12,8 @@
   conservative, the replication's subset) and their work W = Σ_j E_j Q_j
   (`fairsched.replicate.jsspp05.ablations.whatif_work`): CPU ns per unit of W, and the JSSPP'05 OSC grid's
   conservative runs predicted from docs/replication/data/jsspp05_osc_grid.csv (ΣW of its 15 runs).
-* ``process``: the whole `fairsched backfill` process on a 28,000-job SWF log (the first 28,000 jobs of CTC-SP2,
-  written to a temporary file) under EASY and conservative, best of ``--repeat`` (CPU = user + system of the
-  child, `getrusage`), beside the floor ``python -c 'import numpy, numba'``; the peers (pyss: Python 2; AccaSim)
-  are run only when installed, and reported as skipped otherwise.
+
+The whole `fairsched backfill` process beside the floor and the peers is `bench_process.py`.
 
 Times exclude JIT compilation (a warm-up runs first; numba caches the machine code). ``--quick`` skips the
 whole-trace fair start times.
@@ -24,14 +22,8 @@ whole-trace fair start times.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
-import resource
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -51,8 +43,6 @@ SHARED = ROOT.parent / "shared"
 DEFAULT_TRACES = Path(os.environ.get("FAIRSCHED_TRACES", SHARED / "traces"))
 CTC = ("CTC-SP2-1996-3.1-cln.swf.gz", 338)
 OSC_GRID = ROOT / "docs" / "replication" / "data" / "jsspp05_osc_grid.csv"
-PROCESS_JOBS = 28_000
-FAIRSCHED = Path(sys.executable).with_name("fairsched")
 T = TypeVar("T")
 
 
@@ -128,78 +118,10 @@ def osc(jobs_count: int) -> dict:
                             "--grid osc)"}
 
 
-def timed(argv: list[str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one child process (CPU = user + system, getrusage of the children)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def best(argv: list[str], repeat: int) -> dict:
-    runs = [timed(argv) for _ in range(repeat)]
-    return {"wall_s": round(min(r[0] for r in runs), 3), "cpu_s": round(min(r[1] for r in runs), 3)}
-
-
-def write_first_jobs(source: Path, n: int, target: Path) -> None:
-    """The header and the first `n` job lines of an SWF log."""
-    kept = 0
-    with gzip.open(source, "rt") as lines, target.open("w") as out:
-        for line in lines:
-            if not line.startswith(";"):
-                if kept == n:
-                    break
-                kept += 1
-            out.write(line)
-
-
-def process(traces: Path, repeat: int) -> dict:
-    source = traces / CTC[0]
-    if not source.exists():
-        return {"skipped": f"{source} not found"}
-    folder = Path(tempfile.mkdtemp(prefix="bench_conservative."))
-    try:
-        log = folder / f"CTC-SP2-first-{PROCESS_JOBS}.swf"
-        write_first_jobs(source, PROCESS_JOBS, log)
-        command = [str(FAIRSCHED), "backfill", "--trace", str(log), "--order", "fcfs"]
-        timed([*command, "--first", "100"])  # fills numba's cache if needed
-        out: dict = {"log": f"first {PROCESS_JOBS:,} jobs of {CTC[0]}", "repeat": repeat,
-                     "floor": {"command": "python -c 'import numpy, numba'",
-                               **best([sys.executable, "-c", "import numpy, numba"], repeat)},
-                     "cases": []}
-        for backfill in ("easy", "conservative"):
-            out["cases"].append({"backfill": backfill, "command": f"fairsched backfill --trace LOG --order fcfs "
-                                 f"--backfill {backfill}", **best([*command, "--backfill", backfill], repeat)})
-        out["peers"] = peers()
-        return out
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def peers() -> list[dict]:
-    """pyss needs a Python 2 interpreter and its sources; AccaSim installs from PyPI. Neither is run when absent."""
-    rows = []
-    python2 = shutil.which("python2.7") or shutil.which("python2")
-    works = python2 is not None and subprocess.run([python2, "-c", "pass"], capture_output=True).returncode == 0
-    rows.append({"peer": "pyss", "skipped": "no working Python 2 interpreter (pyss is Python 2 only)"} if not works
-                else {"peer": "pyss", "skipped": "Python 2 found, but no pyss sources on this machine"})
-    try:
-        import accasim  # noqa: F401
-    except ImportError:
-        rows.append({"peer": "AccaSim", "skipped": "accasim is not installed (pip install accasim, plus a "
-                                                   "collections shim on Python >= 3.10)"})
-    else:
-        rows.append({"peer": "AccaSim", "skipped": "installed, but no runner for it in this benchmark yet"})
-    return rows
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--traces", type=Path, default=DEFAULT_TRACES)
     parser.add_argument("--quick", action="store_true", help="skip the whole-trace fair start times")
-    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     out: dict = {"benchmark": "conservative", "cpu_count": os.cpu_count()}
     path = args.traces / CTC[0]
@@ -214,7 +136,6 @@ def main() -> None:
     if not args.quick:
         out["unfairness"] = {"trace": CTC[0], "processors": CTC[1], "results": unfairness(jobs)}
     out["osc"] = osc(5000)
-    out["process"] = process(args.traces, args.repeat)
     print(json.dumps(out, indent=1))
 
 

@@ -336,8 +336,8 @@ def cli(data_dir: Path, name: str = "cli") -> str:
 
 def conservative(data_dir: Path) -> str:
     """`bench_conservative.py`: conservative against EASY on the whole CTC-SP2 (fair start times and resource
-    equality), the incremental re-planning against the full re-plan, the OSC grid estimate and the whole process
-    beside the floor. CPU times only (user + system)."""
+    equality), the incremental re-planning against the full re-plan and the OSC grid estimate. CPU times only (user +
+    system); the whole process is `process`."""
     record = load(data_dir, "conservative")
     result = record["result"]
     text = ""
@@ -363,23 +363,65 @@ def conservative(data_dir: Path) -> str:
                  f"per unit of W. The conservative runs of the JSSPP'05 OSC grid (ΣW = {sci(osc['grid_work'])}) "
                  f"predict {fmt(osc['grid_cpu_s'] / 3600, 2)} CPU hours: {fmt(osc['grid_minutes_on_2_cores'], 0)} "
                  "minutes on 2 cores.\n")
-    process = result["process"]
-    if "skipped" not in process:
-        floor = process["floor"]
-        rows = [(f"`{c['command']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
-                 fmt(c["cpu_s"] - floor["cpu_s"], 2) + " s") for c in process["cases"]]
-        rows.append((f"floor: `{floor['command']}`", fmt(floor["cpu_s"], 2) + " s", fmt(floor["wall_s"], 2) + " s",
-                     ""))
-        text += (f"\nWhole process on a 28,000-job SWF log ({process['log']}), best of {process['repeat']}:\n\n"
-                 + markdown_table(("process", "CPU", "wall", "CPU above the floor"), rows))
-        skipped = [f"{p['peer']}: {p['skipped']}" for p in process["peers"] if "skipped" in p]
-        if skipped:
-            text += "\nPeers not run: " + "; ".join(skipped) + ".\n"
+    return text + measured(record)
+
+
+def process(data_dir: Path) -> str:
+    """`bench_process.py`: the whole `fairsched backfill` process beside the floor and the peers (CPU, then wall),
+    and on the pyss oracle's input beside pyss's own time."""
+    record = load(data_dir, "process")
+    result = record["result"]
+    if "skipped" in result:
+        return f"Not measured: {result['skipped']}.\n" + measured(record)
+    floor = result["floor"]
+    peers = [p for p in result["peers"] if "cpu_s" in p]
+    rows = []
+    for c in result["ours"]:
+        versus = [f"{p['cpu_s'] / c['cpu_s']:.1f}× faster than {p['peer']}" for p in peers
+                  if p["backfill"] == c["backfill"]]
+        rows.append((f"`{c['command']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
+                     fmt(c["cpu_s"] - floor["cpu_s"], 2) + " s", "; ".join(versus)))
+    rows.append((f"floor: `{floor['command']}`", fmt(floor["cpu_s"], 2) + " s", fmt(floor["wall_s"], 2) + " s", "",
+                 ""))
+    dispatch = result.get("floor_dispatch")
+    if dispatch:
+        rows.append((f"floor with numba's set-up: `{dispatch['command']}`", fmt(dispatch["cpu_s"], 2) + " s",
+                     fmt(dispatch["wall_s"], 2) + " s", fmt(dispatch["cpu_s"] - floor["cpu_s"], 2) + " s", ""))
+    for p in peers:
+        rows.append((f"{p['peer']} {p['version']} ({p['setup']}), best of {p['repeat']}", fmt(p["cpu_s"], 2) + " s",
+                     fmt(p["wall_s"], 2) + " s", "", ""))
+    text = (f"Whole process on a 28,000-job SWF log, the {result['log']}, best of {result['repeat']}, CPU = user + "
+            "system:\n\n" + markdown_table(("process", "CPU", "wall", "CPU above the floor", "peer / ours (CPU)"),
+                                            rows))
+    skipped = [f"{p['peer']}: {p['skipped']}" for p in result["peers"] if "skipped" in p]
+    if skipped:
+        text += "\nPeers not run: " + "; ".join(skipped) + ".\n"
+    steps = result.get("steps")
+    if steps:
+        easy = next(c for c in result["ours"] if c["backfill"] == "easy")
+        python = result.get("floor_python", {}).get("cpu_s")
+        rows = [(name, fmt(cpu, 3) + " s") for name, cpu in steps.items()]
+        if python is not None:
+            rows.insert(0, ("Python's own start (`python -c pass`)", fmt(python, 3) + " s"))
+            rest = easy["cpu_s"] - python - sum(steps.values())
+            rows.append(("the rest: typer's parsing (it loads pydantic), output, exit", fmt(rest, 3) + " s"))
+        text += (f"\nWhere the CPU of one EASY process goes ({fmt(easy['cpu_s'], 2)} s above), step by step in a fresh "
+                 "interpreter doing what the command does (`STEPS` in bench_process.py), best of "
+                 f"{result['repeat']} per step:\n\n" + markdown_table(("step", "CPU"), rows))
+    inputs = result.get("pyss_inputs", {})
+    if "cases" in inputs:
+        text += (f"\nOn the pyss oracle's input, {inputs['log']}, against pyss's own time from "
+                 f"{inputs['pyss_source']}:\n\n")
+        text += markdown_table(("process", "CPU", "wall", "pyss", "pyss / ours (CPU)"), [
+            (f"`{c['command']}`", fmt(c["cpu_s"], 2) + " s", fmt(c["wall_s"], 2) + " s",
+             f"{c['pyss_s']:g} s" if c.get("pyss_s") else "",
+             f"{c['pyss_over_ours_cpu']:g}×" if c.get("pyss_over_ours_cpu") else "") for c in inputs["cases"]])
     return text + measured(record)
 
 
 TABLES: dict[str, Callable[[Path], str]] = {
     "perf-conservative": conservative,
+    "perf-process": process,
     "perf-ref": ref,
     "perf-online": online,
     "perf-audit": audit,

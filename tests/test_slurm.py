@@ -237,3 +237,28 @@ def test_marked_processes_finds_the_cluster_s_processes_and_their_children(tmp_p
         for p in [*_proc.marked_processes(tmp_path), other]:
             _proc.stop(p, _proc.start_ticks(p), timeout=1)
     assert not _proc.alive(pid, ticks) and not _proc.alive(other, other_ticks)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not Path("/usr/sbin/useradd").exists(), reason="needs root and useradd")
+def test_down_removes_exactly_the_users_replays_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pwd
+    import subprocess
+
+    from fairsched.slurm.cluster import _remove_users
+    from fairsched.slurm.replay import _ensure_users
+
+    record = tmp_path / "users-created.txt"
+    user = f"fs_rm{os.getpid() % 100000}"
+    assert _ensure_users(["root", user], record=record) == (user,)  # root exists: not created, not recorded
+    assert record.read_text() == f"{user}\n" and pwd.getpwnam(user)
+    assert _remove_users(record) == ((user,), ())
+    with pytest.raises(KeyError):
+        pwd.getpwnam(user)
+    assert not record.exists()
+    assert _remove_users(record) == ((), ())  # nothing recorded: nothing to do
+    # A user userdel refuses (a process of another cluster's job, say) is named, kept, and stays recorded.
+    record.write_text("root\nfs_gone_long_ago\n")
+    refused = subprocess.CompletedProcess(["userdel"], 8, "", "userdel: user root is currently used by process 1")
+    monkeypatch.setattr(_proc, "run", lambda *args, **kwargs: refused)
+    assert _remove_users(record) == ((), (("root", "userdel: user root is currently used by process 1"),))
+    assert record.read_text() == "root\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fairsched.errors import ClusterError
-from fairsched.slurm import Cluster, ClusterConfig, _proc, load_cluster, up
+from fairsched.slurm import Cluster, ClusterConfig, _proc, load_cluster
 from fairsched.slurm.config import free_ports
 from fairsched.slurm.replay import MIN_RUN, plan_replay, read_replay_log
 from fairsched.workload.sacct import read_sacct
@@ -130,8 +130,16 @@ def test_up_prints_one_line_and_down_leaves_no_process(slurm_dir: Path, capsys: 
     assert load_cluster(root).state == "down"
 
 
+def _error_line(err: str) -> str:
+    """The command's one error line (the progress lines before it are `up`'s steps), and no traceback."""
+    errors = [line for line in err.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and err.endswith(errors[0] + "\n") and "Traceback" not in err, err
+    return errors[0]
+
+
 def test_a_daemon_that_fails_to_start_shows_its_log_and_leaves_nothing(slurm_dir: Path, tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     fake = tmp_path / "bin"
     fake.mkdir()
     (fake / "slurmdbd").write_text("#!/bin/sh\necho 'slurmdbd: fatal: broken on purpose by the test' >&2\n"
@@ -139,35 +147,41 @@ def test_a_daemon_that_fails_to_start_shows_its_log_and_leaves_nothing(slurm_dir
     (fake / "slurmdbd").chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake}:{os.environ['PATH']}")
     root = slurm_dir
-    with pytest.raises(ClusterError, match=r"slurmdbd stopped during start-up; last lines of its log: "
-                                           r".*fatal: broken on purpose by the test"):
-        up(root, ClusterConfig(nodes=1))
+    code, out, err = run_main(["slurm", "up", str(root), "--nodes", "1"], capsys)
+    assert (code, out) == (2, "")
+    assert re.fullmatch(r"error: slurmdbd stopped during start-up; last lines of its log: "
+                        r".*fatal: broken on purpose by the test.*", _error_line(err))
     cluster = load_cluster(root)
     assert [d.name for d in cluster.daemons] == ["munged", "mariadb", "slurmdbd"]  # the first two ran
     _nothing_left(cluster)
 
 
-def test_a_port_in_use_is_refused_before_anything_starts(slurm_dir: Path) -> None:
+def test_a_port_in_use_is_refused_before_anything_starts(slurm_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from fairsched.slurm import cluster as cluster_module
+
     ports = free_ports(ClusterConfig(nodes=1))
+    monkeypatch.setattr(cluster_module, "free_ports", lambda config: ports)  # taken between the pick and the start
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
         taken.bind(("0.0.0.0", ports.slurmctld))
         taken.listen()
-        with pytest.raises(ClusterError, match=f"port in use: slurmctld {ports.slurmctld}"):
-            up(slurm_dir / "c", ClusterConfig(nodes=1), ports=ports)
-    assert not (slurm_dir / "c").exists()
+        # in slurm_dir itself: should anything start after all, the fixture's teardown stops it
+        code, out, err = run_main(["slurm", "up", str(slurm_dir), "--nodes", "1"], capsys)
+    assert (code, out) == (2, "")
+    assert _error_line(err) == (f"error: port in use: slurmctld {ports.slurmctld}; another program listens there "
+                                "(choose other ports, or let `up` pick free ones)")
+    assert list(slurm_dir.iterdir()) == []  # nothing written, let alone started
 
 
 def test_a_user_that_cannot_be_created_stops_the_replay_before_any_job(
         slurm_client: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from fairsched.slurm import replay as replay_module
-
     fake = tmp_path / "sbin"
     fake.mkdir()
     (fake / "useradd").write_text("#!/bin/sh\necho 'useradd: cannot lock /etc/passwd; try again later.' >&2\n"
                                   "exit 1\n")
     (fake / "useradd").chmod(0o755)
-    monkeypatch.setattr(replay_module, "_SBIN_PATH", str(fake))
+    monkeypatch.setattr(_proc, "SBIN_PATH", str(fake))  # where replay finds useradd
     log = tmp_path / "log.swf"
     log.write_text("1 0 5 100 4 -1 -1 4 200 -1 1 987654 3 -1 -1 -1 -1 -1\n")  # user 987654: fs_u987654, new
     monkeypatch.setenv("SLURM_CONF", str(slurm_client.slurm_conf))

@@ -18,6 +18,7 @@ import pytest
 
 from fairsched.errors import ClusterError, ConfigError, InputError
 from fairsched.slurm.steer import (
+    WARM_UP_NOTICE,
     CommandResult,
     SteerOptions,
     SteerReport,
@@ -25,6 +26,7 @@ from fairsched.slurm.steer import (
     restore_from_log,
     steer,
     stop_on_signals,
+    warm_up_kernels,
 )
 from fairsched.slurm.steer_decide import PendingJob, SteerConfig, UsedJob
 from fairsched.slurm.steer_state import (
@@ -116,7 +118,8 @@ def run(fake: FakeSlurm, opts: SteerOptions,
         stop: threading.Event | None = None) -> tuple[SteerReport, list[str], list[str]]:
     lines: list[str] = []
     printed: list[str] = []
-    report = steer(opts, runner=fake, clock=lambda: T0 + 4, stop=stop, echo=lines.append, out=printed.append)
+    report = steer(opts, runner=fake, clock=lambda: T0 + 4, stop=stop, echo=lines.append, out=printed.append,
+                   warm=lambda echo: warm_up_kernels(lambda line: None))  # the notice of a cold compile: not here
     return report, lines, printed
 
 
@@ -320,6 +323,63 @@ def test_options_from_flags() -> None:
         SteerOptions.from_flags(every="0")
 
 
+# -- the warm-up of the kernels -----------------------------------------------------------------------------------
+def test_the_kernels_are_warmed_up_once_after_the_config_and_before_the_first_pass_reads_the_queue() -> None:
+    stop = threading.Event()
+    fake = FakeSlurm(stop=stop, stop_when=lambda f: sum(c[0] == "sacct" for c in f.calls) == 2)  # two passes
+    steer(options(), runner=fake, clock=lambda: T0 + 4, stop=stop, echo=lambda line: None,
+          warm=lambda echo: fake.calls.append(("warm-up",)))
+    assert fake.calls[:3] == [("scontrol", "show", "config"), ("warm-up",), ("scontrol", "show", "nodes", "-o")]
+    assert fake.calls.count(("warm-up",)) == 1 and fake.nice() == ORIGINAL
+
+
+def test_no_warm_up_without_the_game_or_without_accounting() -> None:
+    warmed: list[str] = []
+    run_once = {"runner": FakeSlurm(), "clock": lambda: T0 + 4, "echo": lambda line: None,
+                "warm": lambda echo: warmed.append("warm-up")}
+    steer(options(once=True, decision=SteerConfig(policy="fair-tree-boost")), **run_once)
+    with pytest.raises(ClusterError, match="keeps no job accounting"):  # said at once, before any compile
+        steer(options(once=True),
+              **run_once | {"runner": FakeSlurm(config="AccountingStorageType = accounting_storage/none\n")})
+    assert warmed == []
+
+
+def test_a_slow_warm_up_says_so_on_one_line_and_a_quick_one_says_nothing() -> None:
+    lines: list[str] = []
+    said = threading.Event()
+
+    def echo(line: str) -> None:
+        lines.append(line)
+        said.set()
+
+    warm_up_kernels(echo, work=lambda: said.wait(60), notice_after=0.0)  # a compile that outlasts the notice delay
+    warm_up_kernels(echo, work=lambda: None, notice_after=3600.0)  # loaded from numba's cache at once
+    assert lines == [WARM_UP_NOTICE] == ["compiling kernels (first run only)..."]
+
+
+def test_the_warm_up_compiles_every_kernel_a_pass_runs() -> None:
+    import subprocess
+    import sys
+
+    # A fresh interpreter (the kernels are loaded in this one): after warm_up(), assessing a bigger game (4
+    # accounts, a job too wide for some coalitions, a running one) adds no compiled signature.
+    script = """if True:
+        from fairsched.audit._replay import _replay, _values_kernel
+        from fairsched.slurm.steer_decide import PendingJob, SteerConfig, SteerState, UsedJob, assess, warm_up
+        signatures = lambda: [len(_replay.signatures), len(_values_kernel.signatures)]
+        before = signatures()
+        warm_up()
+        warm = signatures()
+        jobs = (UsedJob("w", 0, 3, 50, 8, 300), UsedJob("x", 1, 60, 20, 3, 30), UsedJob("y", 2, 80, 9, 1, 30))
+        state = SteerState(now=600, n_cpus=8, shares=dict.fromkeys("wxyz", 1.0), jobs=jobs,
+                           pending=(PendingJob("1", "z", 0),))
+        assess(state, SteerConfig())
+        print(before, warm, signatures())
+    """
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[0] == "[0, 0] [1, 1] [1, 1]"
+
+
 # -- the command, with fake Slurm programs on PATH -----------------------------------------------------------------
 FAKE_PROGRAM = """#!{python}
 import json, os, signal, sys, time
@@ -334,6 +394,8 @@ elif name == "scontrol":
     print(state["config"] if args[1] == "config" else state["nodes"])
 elif name == "sshare":
     print(state["sshare"])
+elif name == "sacct" and state.get("sacct_disabled"):
+    sys.exit("sacct: error: Slurm accounting storage is disabled")
 elif name == "sacct":  # the two jobs ran on the 4 s before now
     at = lambda s: datetime.fromtimestamp(int(time.time()) + s, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
     print(state["sacct"].replace("T-4", at(-4)).replace("T-0", at(0)))
@@ -355,11 +417,12 @@ def fake_programs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[.
         (bin_dir / name).chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
 
-    def make(*, config: str = CONFIG, sigint: bool = False) -> Path:
+    def make(*, config: str = CONFIG, sigint: bool = False, sacct_disabled: bool = False) -> Path:
         state = tmp_path / "state.json"
         sacct = SACCT.replace("2026-01-01T00:00:00", "T-4").replace("2026-01-01T00:00:04", "T-0")
         state.write_text(json.dumps({"config": config, "nodes": NODES, "sshare": SSHARE, "sacct": sacct,
-                                     "sigint": sigint, "pending": FakeSlurm().pending}))
+                                     "sigint": sigint, "sacct_disabled": sacct_disabled,
+                                     "pending": FakeSlurm().pending}))
         monkeypatch.setenv("FAKE_SLURM_STATE", str(state))
         return state
 
@@ -378,7 +441,7 @@ def test_cli_once_then_restore(fake_programs: Callable[..., Path], tmp_path: Pat
     log = tmp_path / "steer.jsonl"
     main(["steer", "--once", "--window", "10s", "--max-nice", "300", "--log", str(log)])
     assert _nice(state) == {"11": 300, "12": 300, "13": 0, "14": -300}
-    err = capsys.readouterr().err.splitlines()
+    err = [line for line in capsys.readouterr().err.splitlines() if line != WARM_UP_NOTICE]  # said when cold
     assert err[-1] == "steer: 1 pass(es); 3 nice value(s) set, 0 given back" and len(err) == 4
     main(["steer", "--restore", "--log", str(log)])
     assert _nice(state) == ORIGINAL
@@ -411,13 +474,22 @@ def test_cli_sigint_gives_back_and_exits_130(fake_programs: Callable[..., Path],
     assert "Traceback" not in err
 
 
-def test_cli_without_accounting_is_one_line_exit_2(fake_programs: Callable[..., Path],
+@pytest.mark.parametrize("where", ["config", "sacct"])
+def test_cli_without_accounting_is_one_line_exit_2(fake_programs: Callable[..., Path], where: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     from fairsched.cli import main
 
-    fake_programs(config="AccountingStorageType   = accounting_storage/none")
+    if where == "config":
+        state = fake_programs(config="AccountingStorageType   = accounting_storage/none")
+    else:  # the configuration names slurmdbd, but sacct finds no accounting storage
+        state = fake_programs(sacct_disabled=True)
     with pytest.raises(SystemExit) as exit_info:
-        main(["steer"])
+        main(["steer", "--window", "10s", "--every", "1h"])
     assert exit_info.value.code == 2
-    err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and err[0].startswith("error: this cluster keeps no job accounting")
+    err = [line for line in capsys.readouterr().err.splitlines() if line != WARM_UP_NOTICE]
+    detail = ("AccountingStorageType=accounting_storage/none" if where == "config" else
+              "sacct: sacct: error: Slurm accounting storage is disabled")
+    assert err == [f"error: this cluster keeps no job accounting ({detail}): steer needs sacct's records of the "
+                   "jobs that ran to compute each account's utility and contribution; configure "
+                   "accounting_storage/slurmdbd"]
+    assert _nice(state) == ORIGINAL

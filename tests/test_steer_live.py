@@ -9,6 +9,7 @@ nice −M and those of a +M, leave the running job alone, and stopping must give
 
 from __future__ import annotations
 
+import math
 import subprocess
 import threading
 import time
@@ -30,12 +31,13 @@ def _run(cluster: Cluster, *argv: str) -> str:
     return subprocess.run(list(argv), env=cluster.env(), capture_output=True, text=True, check=True).stdout
 
 
-def _wait(what: str, condition: Callable[[], bool], timeout: float = 60.0) -> None:
-    """Poll until `condition` holds (the cluster's pace, not a timing assertion)."""
+def _wait(what: str, condition: Callable[[], bool], timeout: float = 60.0,
+          show: Callable[[], str] = lambda: "") -> None:
+    """Poll until `condition` holds (the cluster's pace, not a timing assertion); `show` explains a failure."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            pytest.fail(f"the cluster did not get there in {timeout:g} s: {what}")
+            pytest.fail(f"the cluster did not get there in {timeout:g} s: {what}. {show()}")
         time.sleep(0.2)
 
 
@@ -67,24 +69,22 @@ def accounts(slurm_client: Cluster) -> Iterator[Cluster]:
                        capture_output=True, check=False)
 
 
-def _warm_up() -> None:
-    """Compile (or load from numba's cache) the game's kernels before the big job starts: in a clean clone the cold
-    compile of steer's first pass took longer than the 60 s this test waits for its nice values."""
-    from fairsched.slurm.steer_decide import PendingJob, SteerConfig, SteerState, UsedJob, assess
+def _standings(window: int) -> str:
+    """What steer decides now on the same window (for a failure's message): each account's lag and level."""
+    from fairsched.slurm.steer import run_command
+    from fairsched.slurm.steer_decide import assess
+    from fairsched.slurm.steer_state import read_state
 
-    assess(SteerState(now=10, n_cpus=2, shares={"a": 1, "b": 1}, jobs=(UsedJob("a", 0, 0, 2, 1, 2),
-                                                                        UsedJob("b", 1, 2, 3, 2, 3)),
-                      pending=(PendingJob("1", "a", 0),)), SteerConfig())
+    state = read_state(lambda argv: run_command(argv).stdout, window=window, now=time.time())
+    return "; ".join(f"{s.account}: lag {s.lag:+.4g} s/unit, level {s.level + 1} of {s.n_levels}"
+                     for s in assess(state, SteerConfig(max_nice=MAX_NICE)))
 
 
-@pytest.mark.xfail(reason="on the integrated main (stop 28) steer's pass did not show its nice values in squeue "
-                          "within 60 s, twice, while it passed on its own branch: open, see the stop's closing note",
-                   strict=False)
 def test_one_pass_sets_nice_values_that_squeue_shows_and_stopping_gives_them_back(
         accounts: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
     cluster = accounts
     monkeypatch.setenv("SLURM_CONF", str(cluster.slurm_conf))
-    _warm_up()
+    began = time.time()
     big = _sbatch(cluster, "steer_a", cluster.config.total_cpus, 120)
     _wait("the big job running", lambda: _run(cluster, "squeue", "-h", "-j", big, "-o", "%T").strip() == "RUNNING")
     time.sleep(2.5)  # sacct's whole seconds: let it have run, so that the window holds some usage
@@ -92,14 +92,27 @@ def test_one_pass_sets_nice_values_that_squeue_shows_and_stopping_gives_them_bac
     assert {job: state for job, (_, state, _) in _nice(cluster).items() if job in small} == dict.fromkeys(small,
                                                                                                           "PENDING")
     stop = threading.Event()
-    options = SteerOptions(decision=SteerConfig(max_nice=MAX_NICE), every=3600, window=600)
+    # The window holds this test's jobs only: the session's cluster ran other tests' jobs minutes ago (the replays of
+    # test_slurm_cluster.py, ~1,000 CPU-seconds), and with them in the window steer_a's lag differs from b's and c's
+    # by 576/(1,000 + 288) ≈ 0.45 s/unit, under the tolerance of 0.001 × 600 s: one level, no nice set (seen on main).
+    window = math.ceil(time.time() - began) + 2
+    options = SteerOptions(decision=SteerConfig(max_nice=MAX_NICE), every=3600, window=window)
     lines: list[str] = []
-    thread = threading.Thread(target=lambda: lines.append(steer(options, stop=stop, echo=lines.append).summary()))
+
+    def run() -> None:
+        try:
+            lines.append(steer(options, stop=stop, echo=lines.append).summary())
+        except BaseException as exc:  # shown in the failure below, not lost in a thread
+            lines.append(f"steer raised {exc!r}")
+            raise
+
+    thread = threading.Thread(target=run)
     thread.start()
     try:
         expected = {job: MAX_NICE if account == "steer_a" else -MAX_NICE for job, account in small.items()}
         _wait("steer's nice values in squeue",
-              lambda: {job: nice for job, (_, _, nice) in _nice(cluster).items() if job in small} == expected)
+              lambda: {job: nice for job, (_, _, nice) in _nice(cluster).items() if job in small} == expected,
+              show=lambda: f"squeue shows {_nice(cluster)}; steer said {lines}; it decides {_standings(window)}")
         assert _nice(cluster)[big] == ("steer_a", "RUNNING", 0)  # the running job is never touched
         shown = _run(cluster, "scontrol", "show", "job", next(iter(small)))
         assert f"Nice={MAX_NICE}" in shown

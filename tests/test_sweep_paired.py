@@ -14,29 +14,16 @@ import pytest
 from scipy import stats
 
 from fairsched.errors import ConfigError
-from fairsched.sweep import paired_results, run_sweep
+from fairsched.sweep import paired_results
 from tests.conftest import run_main
+from tests.sweep_store import online_store
 
-SPEC = """[sweep]
-model = "online"
-seeds = 3
-[base]
-policies = "roundrobin,fairshare"
-reference = "fairshare"
-window-length = 20000
-[grid]
-orgs = [2, 3, 4]
-"""
 METRICS = ("mean_wait", "delta_psi_over_ptot")
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("paired")
-    (folder / "spec.toml").write_text(SPEC)
-    summary = run_sweep(folder / "spec.toml", folder / "out", workers=1)
-    assert (summary.computed, summary.failed) == (9, 0)
-    return folder / "out"
+    return online_store(tmp_path_factory.mktemp("paired"))
 
 
 def by_hand(store: Path) -> pd.DataFrame:

@@ -23,31 +23,19 @@ from fairsched.sweep.metrics import METRICS
 from fairsched.sweep.results import load_rows
 from fairsched.sweep.windows import window_starts
 from tests.conftest import run_main
+from tests.sweep_store import online_store
 from tests.test_byte_identical import small_swf
 from tests.test_report_html import chromium_load, needs_chromium
 
 ROOT = Path(__file__).resolve().parents[1]
-SPEC = """[sweep]
-model = "online"
-seeds = 3
-[base]
-policies = "roundrobin,fairshare"
-reference = "fairshare"
-window-length = 20000
-[grid]
-orgs = [2, 3, 4]
-"""
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("accept")
-    (folder / "spec.toml").write_text(SPEC)
     from fairsched.report.sweep_schedules import batsim_schedules
 
-    summary = run_sweep(folder / "spec.toml", folder / "out", workers=1, keep_schedules=batsim_schedules)
-    assert (summary.computed, summary.failed) == (9, 0)
-    return folder / "out"
+    return online_store(folder, keep_schedules=batsim_schedules)
 
 
 def test_each_cell_keeps_its_per_organization_table_psi_minus_phi(store: Path) -> None:

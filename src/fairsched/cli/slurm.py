@@ -56,6 +56,10 @@ def slurm_down_command(
     _say(f"stopped {len(report.stopped)} daemons in {report.seconds:.1f} s"
          + (f" ({', '.join(killed)} with SIGKILL)" if killed else "")
          + (f"; {report.leftovers} leftover job processes killed" if report.leftovers else ""))
+    if report.users_removed:
+        _say(f"removed the Linux users replays had created: {', '.join(report.users_removed)}")
+    for user, why in report.users_kept:
+        _say(f"warning: kept the Linux user {user}, which a replay created: {why}")
 
 
 @slurm_app.command("replay")

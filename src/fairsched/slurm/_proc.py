@@ -20,10 +20,12 @@ from pathlib import Path
 
 from fairsched.errors import ClusterError
 
-__all__ = ["ENV_MARK", "alive", "last_lines", "marked_processes", "run", "spawn", "start_ticks", "stop",
+__all__ = ["ENV_MARK", "SBIN_PATH", "alive", "last_lines", "marked_processes", "run", "spawn", "start_ticks", "stop",
            "wait_until"]
 
 log = logging.getLogger(__name__)
+
+SBIN_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"  # useradd, userdel
 
 ENV_MARK = "FAIRSCHED_SLURM_CLUSTER"
 POLL = 0.05  # seconds between two probes while waiting for a daemon to answer or to exit

@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import os
+import pwd
 import shutil
 import socket
 import time
@@ -336,11 +337,14 @@ def _nodes_idle(starter: _Starter, config: ClusterConfig) -> Callable[[], bool]:
 
 @dataclass(frozen=True)
 class DownReport:
-    """What `down` did: daemons stopped (name, whether SIGKILL was needed), leftover processes killed, seconds."""
+    """What `down` did: daemons stopped (name, whether SIGKILL was needed), leftover processes killed, seconds,
+    the Linux users that replays had created and that were removed, and those that could not be (with why)."""
 
     stopped: tuple[tuple[str, bool], ...]
     leftovers: int
     seconds: float
+    users_removed: tuple[str, ...] = ()
+    users_kept: tuple[tuple[str, str], ...] = ()
 
 
 def _stop(cluster: Cluster, *, deadline: float) -> tuple[list[tuple[str, bool]], int]:
@@ -378,7 +382,37 @@ def down(root: str | Path, *, timeout: float = 10.0) -> DownReport:
         _cancel_all_jobs(cluster)
     stopped, leftovers = _stop(cluster, deadline=began + timeout)
     _write_marker(_replace(cluster, state=DOWN))
-    return DownReport(tuple(stopped), leftovers, time.monotonic() - began)
+    removed, kept = _remove_users(cluster.layout.users_created)
+    return DownReport(tuple(stopped), leftovers, time.monotonic() - began, removed, kept)
+
+
+def _remove_users(record: Path) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``userdel`` every user listed in `record` (the users `replay` created here) that still exists.
+
+    ``userdel`` refuses a user with a running process (a job of another cluster, say): that user is kept and
+    named, and stays in `record` for the next `down`.
+    """
+    if not record.exists():
+        return (), ()
+    removed: list[str] = []
+    kept: list[tuple[str, str]] = []
+    for user in dict.fromkeys(record.read_text().split()):
+        try:
+            pwd.getpwnam(user)
+        except KeyError:
+            continue
+        done = _proc.run(["userdel", user], env={"PATH": _proc.SBIN_PATH}, timeout=30, check=False)
+        if done.returncode == 0:
+            removed.append(user)
+        else:
+            kept.append((user, (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]))
+    if kept:
+        with atomic_write(record) as listing:
+            listing.write("".join(user + "\n" for user, _ in kept))
+    else:
+        record.unlink()
+    return tuple(removed), tuple(kept)
+
 
 
 def _cancel_all_jobs(cluster: Cluster) -> None:

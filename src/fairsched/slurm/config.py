@@ -139,6 +139,7 @@ class Layout:
     slurm_conf = property(lambda self: self.etc / "slurm.conf")
     slurmdbd_conf = property(lambda self: self.etc / "slurmdbd.conf")
     marker = property(lambda self: self.etc / "fairsched-cluster.json")
+    users_created = property(lambda self: self.etc / "users-created.txt")  # by `replay`, removed by `down`
     munge = property(lambda self: self.root / "munge")
     munge_socket = property(lambda self: self.munge / "munge.socket")
     munge_key = property(lambda self: self.munge / "munge.key")

@@ -257,7 +257,7 @@ def replay(log: str | Path, *, scale: float, slurm_conf: str | None, accounts_fr
     plan = plan_replay(workload, fmt, scale=scale, total_cpus=cluster.config.total_cpus,
                        accounts_from=accounts_from, limit=limit)
     began = time.monotonic()
-    users_created = _ensure_users(plan.users)
+    users_created = _ensure_users(plan.users, record=cluster.layout.users_created)
     accounts_created = _ensure_associations(cluster, plan)
     _wait_associations(cluster, plan)
     submitted: list[str] = []
@@ -281,8 +281,11 @@ def _run(cluster: Cluster, argv: Sequence[str], *, check: bool = True,
     return _proc.run(argv, env=cluster.env(), check=check, timeout=timeout)
 
 
-def _ensure_users(users: Sequence[str]) -> tuple[str, ...]:
-    """Create the missing Linux users (``useradd -M``, no home, no login); all of them before any job."""
+def _ensure_users(users: Sequence[str], *, record: Path) -> tuple[str, ...]:
+    """Create the missing Linux users (``useradd -M``, no home, no login); all of them before any job.
+
+    Each user created is appended to `record` at once, so that `down` removes exactly the users replays created.
+    """
     created = []
     for user in users:
         try:
@@ -296,16 +299,16 @@ def _ensure_users(users: Sequence[str]) -> tuple[str, ...]:
         except KeyError:
             group = ["-U"]
         try:
-            _proc.run(["useradd", "-M", *group, "-s", "/usr/sbin/nologin", user], env={"PATH": _SBIN_PATH},
+            _proc.run(["useradd", "-M", *group, "-s", "/usr/sbin/nologin", user], env={"PATH": _proc.SBIN_PATH},
                       timeout=30, what=f"useradd {user}")
         except ClusterError as exc:
             raise ClusterError(f"cannot create the Linux user {user} for the replay ({exc}); no job was "
                                "submitted") from None
         created.append(user)
+        with record.open("a") as listing:
+            listing.write(user + "\n")
     return tuple(created)
 
-
-_SBIN_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
 def _ensure_associations(cluster: Cluster, plan: ReplayPlan) -> tuple[str, ...]:
@@ -345,7 +348,7 @@ def _wait_associations(cluster: Cluster, plan: ReplayPlan, timeout: float = 30.0
 
 def _submit(cluster: Cluster, plan: ReplayPlan, submitted: list[str], say: Callable[[str], None]) -> float:
     """Submit each job at its scaled submit time; return the largest delay behind that time (seconds)."""
-    env = {"PATH": cluster.env().get("PATH", _SBIN_PATH), "SLURM_CONF": str(cluster.slurm_conf),
+    env = {"PATH": cluster.env().get("PATH", _proc.SBIN_PATH), "SLURM_CONF": str(cluster.slurm_conf),
            _proc.ENV_MARK: str(cluster.root)}  # the jobs inherit this environment (sbatch --export=ALL)
     gids = {user: pwd.getpwnam(user).pw_gid for user in plan.users}
     began, lateness, said = time.monotonic(), 0.0, time.monotonic()

@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from fairsched.errors import ClusterError, ConfigError, InputError
-from fairsched.slurm.steer_decide import Action, PendingJob, SteerConfig, decide, restore
+from fairsched.slurm.steer_decide import Action, PendingJob, SteerConfig, decide, restore, warm_up
 from fairsched.slurm.steer_state import (
     SQUEUE_FORMAT,
     no_accounting,
@@ -43,11 +43,12 @@ from fairsched.slurm.steer_state import (
     read_state,
 )
 
-__all__ = ["CommandResult", "SteerOptions", "SteerReport", "StopSignal", "read_originals", "restore_from_log",
-           "run_command", "steer", "stop_on_signals"]
+__all__ = ["WARM_UP_NOTICE", "CommandResult", "SteerOptions", "SteerReport", "StopSignal", "read_originals",
+           "restore_from_log", "run_command", "steer", "stop_on_signals", "warm_up_kernels"]
 
 log = logging.getLogger(__name__)
 
+WARM_UP_NOTICE = "compiling kernels (first run only)..."
 _PERMISSION = ("permission denied", "access denied", "invalid user id", "not authorized")
 _GONE = ("invalid job id", "already completed", "already finished", "job is no longer pending", "job not found")
 
@@ -214,7 +215,7 @@ class _Actuator:
             if any(word in why.lower() for word in _PERMISSION):
                 raise _Denied(why)
             if "accounting storage is disabled" in why.lower():
-                raise ClusterError(no_accounting({}) or why)
+                raise ClusterError(str(no_accounting({}, sacct_said=why)))
             if any(word in why.lower() for word in _GONE):
                 raise _Gone(why)
             if attempt < self.options.retries:
@@ -315,15 +316,36 @@ def _window(actuator: _Actuator, options: SteerOptions) -> int:
     return half_life
 
 
+def warm_up_kernels(echo: Callable[[str], None], *, work: Callable[[], object] = warm_up,
+                    notice_after: float = 3.0) -> None:
+    """Run `work` (the tiny game of `fairsched.slurm.steer_decide.warm_up`: the JIT compiles, or loads from its
+    cache, the kernels of a pass); when it takes longer than `notice_after` seconds, `echo` says so, once.
+
+    A cold compile takes 10 s to minutes (more on a loaded machine); loading the cached kernels about 1 s on a
+    loaded machine, hence the default delay of 3 s before the notice."""
+    notice = threading.Timer(notice_after, echo, args=(WARM_UP_NOTICE,))
+    notice.daemon = True
+    notice.start()
+    try:
+        work()
+    finally:
+        notice.cancel()
+
+
 def steer(options: SteerOptions, *, runner: Runner = run_command, clock: Callable[[], float] = time.time,
           stop: threading.Event | None = None, echo: Callable[[str], None] = log.info,
-          out: Callable[[str], None] = log.info) -> SteerReport:
+          out: Callable[[str], None] = log.info,
+          warm: Callable[[Callable[[str], None]], None] = warm_up_kernels) -> SteerReport:
     """Run the loop until `stop` is set (or one pass with ``--once``), then give back the nice values it set.
 
     `echo` gets the stderr lines (actions, warnings), `out` the scontrol commands of ``--dry-run``. With
     ``--once`` nothing is given back (cron use: the next run takes over; ``--restore`` undoes). Raises
     `ClusterError` when the cluster keeps no accounting or steer may not change other users' jobs, and, with
     ``--once``, when Slurm does not answer.
+
+    Once the cluster's configuration is read (and accounting checked), and before the first pass reads the
+    queue, `warm` compiles the directcontr game's kernels (`warm_up_kernels`): a cold compile takes minutes on a
+    loaded machine, and would otherwise fall inside the first pass, between reading the queue and acting on it.
     """
     stop = stop or threading.Event()
     actuator = _Actuator(options, runner, clock, stop, echo, out)
@@ -332,7 +354,12 @@ def steer(options: SteerOptions, *, runner: Runner = run_command, clock: Callabl
     try:
         while not stop.is_set():
             try:
-                window = window or _window(actuator, options)
+                if window is None:
+                    window = _window(actuator, options)
+                    if actuator.config.policy == "directcontr":
+                        warm(echo)
+                    if stop.is_set():
+                        break
                 state = read_state(actuator.call, window=window, now=clock())
                 report.set += actuator.apply(decide(state, actuator.config))
                 report.passes += 1

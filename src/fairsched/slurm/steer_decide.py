@@ -59,7 +59,7 @@ from fairsched.audit.log import _largest_remainder  # the audit's CPU split by s
 from fairsched.errors import ConfigError
 
 __all__ = ["POLICIES", "Action", "PendingJob", "Standing", "SteerConfig", "SteerState", "UsedJob", "assess",
-           "decide", "nice_of_level", "restore"]
+           "decide", "nice_of_level", "restore", "warm_up"]
 
 POLICIES = ("directcontr", "fair-tree-boost")
 MAX_NICE = 2147483645  # Slurm's bound on |nice| (NICE_OFFSET - 3)
@@ -297,3 +297,23 @@ def restore(pending: Sequence[PendingJob], originals: Mapping[str, int]) -> list
     """
     return [Action(job.job_id, job.account, job.nice, originals[job.job_id], "restore: the nice it had before steer")
             for job in pending if job.job_id in originals and job.nice != originals[job.job_id]]
+
+
+def warm_up() -> tuple[Standing, ...]:
+    """Assess a tiny directcontr game, so that the game's compiled kernels are built (or loaded from cache) now.
+
+    Three accounts with one CPU each, one 1-CPU job each: the singletons and the grand coalition go through the
+    compiled replay of one coalition, the two-account coalitions through the batched replay
+    (`fairsched.audit._replay`), the two entry points of every pass. Called by `fairsched.slurm.steer.steer`
+    before its first pass, so that the cold compile (minutes on a loaded machine) does not delay the first period.
+
+    Examples
+    --------
+    Each account ran 2 s on its own CPU from t = 0 and is alone in its coalition's replay: ψ = φ = 2·2 − 1 = 3.
+
+    >>> [(s.account, s.psi, s.phi) for s in warm_up()]
+    [('a', 3.0, 3.0), ('b', 3.0, 3.0), ('c', 3.0, 3.0)]
+    """
+    jobs = tuple(UsedJob(account, 0, 0, 2, 1, 2) for account in "abc")
+    state = SteerState(now=2, n_cpus=3, shares=dict.fromkeys("abc", 1.0), jobs=jobs)
+    return assess(state, SteerConfig())

@@ -66,14 +66,18 @@ def parse_config(text: str) -> dict[str, str]:
     return {name.strip(): value.strip() for name, value in pairs}
 
 
-def no_accounting(config: dict[str, str]) -> str | None:
-    """The one-line reason steer cannot run when the cluster keeps no job accounting, else None."""
+def no_accounting(config: dict[str, str], *, sacct_said: str | None = None) -> str | None:
+    """The one-line reason steer cannot run when the cluster keeps no job accounting (by its configuration, or by
+    what `sacct_said` when it failed), else None."""
     storage = config.get("AccountingStorageType", "")
-    if storage in ("", NO_ACCOUNTING):
-        return (f"this cluster keeps no job accounting (AccountingStorageType={storage or 'none'}): steer needs "
-                "sacct's records of the jobs that ran to compute each account's utility and contribution; "
-                "configure accounting_storage/slurmdbd")
-    return None
+    if sacct_said is not None:
+        detail = f"sacct: {sacct_said}"
+    elif storage in ("", NO_ACCOUNTING):
+        detail = f"AccountingStorageType={storage or 'none'}"
+    else:
+        return None
+    return (f"this cluster keeps no job accounting ({detail}): steer needs sacct's records of the jobs that ran "
+            "to compute each account's utility and contribution; configure accounting_storage/slurmdbd")
 
 
 def parse_nodes_cpus(text: str) -> int:
