@@ -4,7 +4,9 @@ one JSON document.
     .venv/bin/python benchmarks/bench_ticked.py [--traces DIR] [--trace NAME] [--calc-period S] [--repeat N]
 
 Organizations are the trace's groups (SWF field 13); every order runs under EASY, the Slurm orders also under
-conservative backfilling, with their default parameters (docs/whatif.md). Times (``cpu_s``, this process's CPU
+conservative backfilling and under the ``slurm`` rule (Slurm's main and backfill schedulers, bf_interval 30 s,
+bf_window 1 day, bf_max_job_test 500), FCFS too under ``slurm``, with their default parameters (docs/whatif.md,
+docs/backfill.md). Times (``cpu_s``, this process's CPU
 time, and ``wall_s``) are the best of ``--repeat`` runs and exclude reading and JIT warm-up; FCFS is the floor
 measured in the same run (docs/whatif.md, "Cost").
 """
@@ -46,6 +48,7 @@ def main() -> None:
     warm = BackfillJobs.from_arrays(jobs.submit[:100], jobs.run[:100], jobs.procs[:100], jobs.requested[:100],
                                     n_processors=n_procs)
     cases = [(order, "easy") for order in ORDERS] + [(order, "conservative") for order in ORDERS[-2:]]
+    cases += [("fcfs", "slurm")] + [(order, "slurm") for order in ORDERS[-2:]]
     for order, backfill in cases:
         params = {} if order == "fcfs" else {"org": org, "calc_period": args.calc_period}
         simulate(warm, order=order, backfill=backfill, order_params={**params, "org": org[:100]} if params else None)

@@ -40,7 +40,7 @@ def fst(jobs: BackfillJobs, order: str, backfill: str, kind: str) -> list[int]:
 
 
 def test_combos_cover_every_policy() -> None:
-    assert len(COMBOS) == 28  # a loop over an empty list would check nothing (ticked orders: one org = FCFS)
+    assert len(COMBOS) == 35  # a loop over an empty list would check nothing (ticked orders: one org = FCFS)
 
 
 # -- JSSPP'05 Fig. 1: a benign backfill ---------------------------------------------------------------------

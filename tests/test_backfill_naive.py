@@ -26,8 +26,8 @@ def test_every_policy_is_registered() -> None:
     assert ORDERS_OF_THE_TWIN == ["fcfs", "sjf", "lxf"]
     assert order_names(ticked=True) == ["drf", "directcontr", "slurm-fair-tree", "slurm-classic"]
     assert len(ORDERS) == 7
-    assert backfill_names() == ["none", "no-guarantee", "easy", "conservative"]
-    assert len(COMBOS) == len(ORDERS_OF_THE_TWIN) * len(BACKFILLS) == 12
+    assert backfill_names() == ["none", "no-guarantee", "easy", "conservative", "slurm"]
+    assert len(COMBOS) == len(ORDERS_OF_THE_TWIN) * len(BACKFILLS) == 15
 
 
 def tied_workload(seed: int) -> BackfillJobs:

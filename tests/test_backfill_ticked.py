@@ -27,7 +27,7 @@ COMBOS = list(itertools.product(TICKED, backfill_names()))
 
 def test_the_ticked_orders_are_registered() -> None:
     assert TICKED == ["drf", "directcontr", "slurm-fair-tree", "slurm-classic"]
-    assert len(COMBOS) == 16
+    assert len(COMBOS) == 20
 
 
 def starts(jobs: BackfillJobs, order: str, backfill: str, **params) -> list[int]:

@@ -39,7 +39,13 @@ def test_json_gives_every_policy_and_organization(capsys) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["--policies", "recorded,slurm-multifactor"], "error: --policies: 'slurm-multifactor' is not available in "
                                                    "this build; available: recorded, fcfs, sjf, lxf, drf, "),
-    (["--backfill", "slurm"], "error: --backfill 'slurm' is not available in this build; available: none, "),
+    (["--backfill", "slurmish"], "error: --backfill 'slurmish' is not available in this build; available: none, "),
+    (["--bf-window", "2d"], "error: --bf-interval, --bf-window and --bf-max-job-test set the slurm backfilling "
+                            "rule; they have no effect with --backfill easy"),
+    (["--backfill", "slurm", "--bf-interval", "0.5s"], "error: --bf-interval '0.5s': expected a whole number of "
+                                                       "seconds"),
+    (["--initial-usage", "tree"], "error: --initial-usage tree starts the Slurm orders from the RawUsage of --tree"),
+    (["--initial-usage", "sshare"], "error: --initial-usage 'sshare': choose one of zero, tree"),
     (["--half-life", "soon"], "error: --half-life 'soon': expected a duration such as 300, 30s, 5min"),
     (["--weights", "fairshare:1"], "error: --weights 'fairshare:1': expected KEY=INTEGER items"),
     (["--org-by", "group", "--tree", str(DATA / "micro_tree.csv")], "error: --tree gives the shares of accounts "),

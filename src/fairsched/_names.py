@@ -21,7 +21,7 @@ TICKED_ORDERS: tuple[str, ...] = ("drf", "directcontr", "slurm-fair-tree", "slur
 """The ticked orders of `fairsched.backfill.policies.ORDERS` (keys recomputed every ``calc_period``; they need
 the organizations and shares, so the ``backfill`` command does not offer them), by code."""
 
-BACKFILL_RULES: tuple[str, ...] = ("none", "no-guarantee", "easy", "conservative")
+BACKFILL_RULES: tuple[str, ...] = ("none", "no-guarantee", "easy", "conservative", "slurm")
 """`fairsched.backfill.policies.BACKFILLS`, by code."""
 
 MOSP_ALGORITHMS: tuple[str, ...] = ("local", "mocca", "mocca-exp", "mocca4", "ilba", "mocca+ilba")

@@ -12,7 +12,13 @@ Every quantity is recomputed from scratch whenever it is needed:
   (wait + requested)/requested as an exact fraction, then id);
 - EASY shadow time and extra processors from the holding jobs sorted by planned end (§4);
 - conservative: the free-processor function at any instant is P minus the holding jobs and the reservations
-  covering it; the earliest fit is searched among `now` and the ends of those intervals (§5).
+  covering it; the earliest fit is searched among `now` and the ends of those intervals (§5);
+- slurm (Slurm's schedulers, as docs/backfill.md states them): after each submission and termination the heads
+  start while they fit (the main scheduler); at each grid time t0 + k·bf_interval (t0 the first submission),
+  right after time advances and before submissions, if a job waits and a submission, termination, start or
+  re-ordering happened since the last pass: a backfill pass that lists the holding jobs' intervals cut at
+  now + bf_window, then for the first bf_max_job_test waiting jobs in queue order finds the earliest fit among
+  `now` and the ends of those intervals: now -> start, before the window's end -> one more interval.
 
 Job i is row i: jobs must be given in submission order (submit non-decreasing), with requested >= run >= 1.
 """
@@ -23,7 +29,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 ORDERS = ("fcfs", "sjf", "lxf")
-BACKFILLS = ("none", "no-guarantee", "easy", "conservative")
+BACKFILLS = ("none", "no-guarantee", "easy", "conservative", "slurm")
+SLURM_DEFAULTS = {"bf_interval": 30, "bf_window": 86400, "bf_max_job_test": 500}
 
 
 @dataclass
@@ -51,6 +58,9 @@ class _State:
     reservation: dict[int, int] = field(default_factory=dict)   # conservative: waiting job -> R_j
     reserved_at: dict[int, int] = field(default_factory=dict)   # conservative: decision number of R_j
     counter: int = 0
+    slurm: dict[str, int] = field(default_factory=lambda: dict(SLURM_DEFAULTS))  # the slurm rule's bf_* values
+    next_pass: int = 0      # slurm: the next grid time of a backfill pass
+    changed: bool = False   # slurm: something changed since the last backfill pass
 
     def next_decision(self) -> int:
         self.counter += 1
@@ -137,8 +147,43 @@ class _State:
             if self.reservation[j] > self.now:
                 self.reserve(j)
 
+    # -- slurm's backfill scheduler --------------------------------------------------------------------
+    def pass_time(self) -> list[int]:
+        """The next backfill pass as an event time (none when it would do nothing)."""
+        return [self.next_pass] if self.backfill == "slurm" and self.queue and self.changed else []
+
+    def maybe_backfill(self) -> None:
+        """Time has advanced to `now`: run the backfill pass if one falls now; move to the next grid time."""
+        if self.backfill != "slurm" or self.now < self.next_pass:
+            return
+        due = self.now == self.next_pass and self.changed
+        while self.next_pass <= self.now:
+            self.next_pass += self.slurm["bf_interval"]
+        if due:
+            self.changed = False
+            self.backfill_pass()
+
+    def backfill_pass(self) -> None:
+        horizon = self.now + self.slurm["bf_window"]
+        spans = [(self.now, min(self.started[j] + self.req[j], horizon), self.procs[j]) for j in self.holding()]
+
+        def free_at(t: int) -> int:
+            return self.n_procs - sum(c for a, b, c in spans if a <= t < b)
+
+        for j in self.ordered_queue()[:self.slurm["bf_max_job_test"]]:
+            p, q = self.procs[j], self.req[j]
+            fits = [t for t in sorted({self.now} | {b for _, b, _ in spans})
+                    if all(free_at(x) >= p for x in [t] + [a for a, _, _ in spans if t < a < t + q])]
+            t = fits[0]
+            if t < horizon:
+                spans.append((t, min(t + q, horizon), p))
+            if t == self.now:
+                self.start(j)
+                self.changed = True
+
     # -- events ---------------------------------------------------------------------------------------
     def submit_job(self, job: int) -> None:
+        self.changed = True
         self.queue.append(job)
         if self.backfill == "conservative":
             self.reserve(job)
@@ -146,6 +191,7 @@ class _State:
             self.scheduling_pass()
 
     def terminate(self, job: int) -> None:
+        self.changed = True
         self.terminated.add(job)
         if self.backfill == "conservative":
             self.compress()
@@ -153,24 +199,27 @@ class _State:
             self.scheduling_pass()
 
 
-def simulate_naive(submit, run, procs, req, n_procs: int, order: str, backfill: str) -> NaiveRun:
-    """Start time of every job under `order` × `backfill` on `n_procs` processors (README semantics)."""
+def simulate_naive(submit, run, procs, req, n_procs: int, order: str, backfill: str, **slurm: int) -> NaiveRun:
+    """Start time of every job under `order` × `backfill` on `n_procs` processors (README semantics); `slurm`:
+    the slurm rule's bf_interval, bf_window, bf_max_job_test (Slurm's defaults otherwise)."""
     st = _State([int(x) for x in submit], [int(x) for x in run], [int(x) for x in procs], [int(x) for x in req],
-                int(n_procs), order, backfill)
+                int(n_procs), order, backfill, slurm={**SLURM_DEFAULTS, **slurm})
     n = len(st.submit)
     assert all(st.req[i] >= st.run[i] >= 1 and 1 <= st.procs[i] <= n_procs for i in range(n))
     assert all(st.submit[i] <= st.submit[i + 1] for i in range(n - 1))
     next_sub = 0
+    st.next_pass = st.submit[0] + st.slurm["bf_interval"] if n else 0
     while True:
         times = [st.submit[next_sub]] if next_sub < n else []
         times += [s + st.run[j] for j, s in st.started.items() if j not in st.terminated]
-        times += list(st.reservation.values())
+        times += list(st.reservation.values()) + st.pass_time()
         if not times:
             break
         st.now = min(times)
         for j in sorted(st.reservation, key=lambda j: st.reserved_at[j]):
             if st.reservation[j] == st.now:
                 st.start(j, st.reserved_at[j])
+        st.maybe_backfill()
         while next_sub < n and st.submit[next_sub] == st.now:
             st.submit_job(next_sub)
             next_sub += 1

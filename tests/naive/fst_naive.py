@@ -54,6 +54,7 @@ def _naive_what_if(jobs: BackfillJobs, order: str, backfill: str, j: int, *, rel
                 [int(x) for x in jobs.requested], jobs.n_processors, order, backfill)
     arrival = st.submit[j]
     next_sub, arrived, injected = 0, False, False
+    st.next_pass = st.submit[0] + st.slurm["bf_interval"]
 
     def inject_if_due() -> bool:  # relaxed: j joins once it has arrived and no earlier job waits
         nonlocal injected
@@ -65,11 +66,12 @@ def _naive_what_if(jobs: BackfillJobs, order: str, backfill: str, j: int, *, rel
     while True:
         times = [st.submit[next_sub]] if next_sub < j else [] if arrived else [arrival]
         times += [s + st.run[k] for k, s in st.started.items() if k not in st.terminated]
-        times += list(st.reservation.values())
+        times += list(st.reservation.values()) + st.pass_time()
         st.now = min(times)
         for k in sorted(st.reservation, key=lambda k: st.reserved_at[k]):
             if st.reservation[k] == st.now:
                 st.start(k, st.reserved_at[k])
+        st.maybe_backfill()
         if arrived and inject_if_due():
             return st.started[j]
         while next_sub < j and st.submit[next_sub] == st.now:  # earlier jobs only; j is handled below
@@ -80,6 +82,7 @@ def _naive_what_if(jobs: BackfillJobs, order: str, backfill: str, j: int, *, rel
             if not relaxed:
                 st.submit_job(j)
             elif backfill != "conservative":
+                st.changed = True  # slurm: j's arrival is a change all the same (the next backfill pass runs)
                 st.scheduling_pass()  # the pass j's arrival triggers, without j (conservative: none)
             if inject_if_due():
                 return st.started[j]

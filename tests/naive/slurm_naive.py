@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fairsched.fairshare import DecayConfig, PriorityConfig, UsageJob, classic, fair_tree, job_priority, replay_usage
 from fairsched.fairshare.priority import age_factor, job_size_factor
 from fairsched.workload.share_tree import Association, ShareTree, share_tree
-from tests.naive.backfill_naive import NaiveRun, _State
+from tests.naive.backfill_naive import SLURM_DEFAULTS, NaiveRun, _State
 from tests.naive.ticked_naive import _TickedState, run_ticks
 
 
@@ -73,7 +73,8 @@ def default_tree(shares: list[int]) -> tuple[ShareTree, list[int]]:
 def simulate_slurm_naive(submit, run, procs, req, n_procs: int, order: str, backfill: str, *, org=None,
                          period: int = 300, shares=None, tree: ShareTree | None = None, assoc=None, billing=None,
                          half_life: float = 7 * 86400, reset_period: str = "none", weights=None,
-                         max_age: float = 7 * 86400, favor_small: bool = False, damping: float = 1.0) -> NaiveRun:
+                         max_age: float = 7 * 86400, favor_small: bool = False, damping: float = 1.0,
+                         bf=None) -> NaiveRun:
     """Start time of every job under a Slurm `order` × `backfill` (module docstring)."""
     n = len(submit)
     if tree is None:
@@ -82,7 +83,8 @@ def simulate_slurm_naive(submit, run, procs, req, n_procs: int, order: str, back
         assoc = [users[u] for u in org]
     w = {"fairshare": 10000, "age": 1000, "jobsize": 0, **(weights or {})}
     st = _SlurmState([int(x) for x in submit], [int(x) for x in run], [int(x) for x in procs],
-                     [int(x) for x in req], int(n_procs), order, backfill, tree=tree,
+                     [int(x) for x in req], int(n_procs), order, backfill, slurm={**SLURM_DEFAULTS, **(bf or {})},
+                     tree=tree,
                      assoc=[int(a) for a in assoc],
                      billing=[float(b) for b in (billing if billing is not None else procs)],
                      decay=DecayConfig(calc_period=float(period), half_life=float(half_life),

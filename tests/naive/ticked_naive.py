@@ -5,8 +5,8 @@ Written from the rules of docs/whatif.md, on top of the naive backfilling engine
 At every tick everything is recomputed from scratch, in exact rational arithmetic (`fractions.Fraction`):
 
 - ticks at t0, t0 + period, ... (t0 = first submission), while another event is pending; at a tick time the
-  tick comes first, then due conservative reservations, then (if the queue order changed and the rule is not
-  conservative) one pass, then submissions and terminations as usual;
+  tick comes first, then due conservative reservations, then a due backfill pass of the slurm rule, then (if the
+  queue order changed and the rule is not conservative) one pass, then submissions and terminations as usual;
 - ``drf``: each organization's CPUs and memory held by its jobs whose termination is not processed; key
   max_r max(0, use − s·C) / C / w (inf when w = 0 and borrowing);
 - ``directcontr``: 2ψ_u = Σ p [(t − S)² − (t − min(t, E))²] over u's started jobs, E used only once the job's
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from tests.naive.backfill_naive import NaiveRun, _State
+from tests.naive.backfill_naive import SLURM_DEFAULTS, NaiveRun, _State
 
 
 @dataclass
@@ -77,14 +77,14 @@ class _TickedState(_State):
 
 
 def simulate_ticked_naive(submit, run, procs, req, n_procs: int, order: str, backfill: str, *, org, period: int,
-                          shares=None, memory=None, memory_capacity=None, weights=None) -> NaiveRun:
+                          shares=None, memory=None, memory_capacity=None, weights=None, bf=None) -> NaiveRun:
     """Start time of every job under a ticked `order` × `backfill` (module docstring for the rules; the Slurm
-    orders: tests/naive/slurm_naive.py)."""
+    orders: tests/naive/slurm_naive.py); `bf`: the slurm rule's bf_* values (Slurm's defaults otherwise)."""
     if order.startswith("slurm-"):
         from tests.naive.slurm_naive import simulate_slurm_naive
 
         return simulate_slurm_naive(submit, run, procs, req, n_procs, order, backfill, org=org, period=period,
-                                    shares=shares)
+                                    shares=shares, bf=bf)
     k = max(org) + 1
     st = _TickedState([int(x) for x in submit], [int(x) for x in run], [int(x) for x in procs],
                       [int(x) for x in req], int(n_procs), order, backfill,
@@ -92,7 +92,8 @@ def simulate_ticked_naive(submit, run, procs, req, n_procs: int, order: str, bac
                       shares=[Fraction(x) for x in (shares if shares is not None else [1] * k)],
                       memory=[Fraction(x) for x in (memory if memory is not None else [0] * len(submit))],
                       memory_capacity=Fraction(memory_capacity or 0),
-                      weights=[Fraction(x) for x in (weights if weights is not None else [1] * k)])
+                      weights=[Fraction(x) for x in (weights if weights is not None else [1] * k)],
+                      slurm={**SLURM_DEFAULTS, **(bf or {})})
     st.org_key = [Fraction(0)] * len(st.shares)
     return run_ticks(st, period)
 
@@ -101,10 +102,11 @@ def run_ticks(st: _TickedState, period: int) -> NaiveRun:
     """The event loop with ticks (module docstring); `st.tick()` recomputes the keys and says if the order moved."""
     n = len(st.submit)
     next_sub, next_tick = 0, st.submit[0]
+    st.next_pass = st.submit[0] + st.slurm["bf_interval"]
     while True:
         times = [st.submit[next_sub]] if next_sub < n else []
         times += [s + st.run[j] for j, s in st.started.items() if j not in st.terminated]
-        times += list(st.reservation.values())
+        times += list(st.reservation.values()) + st.pass_time()
         if not times:
             break
         st.now = min([*times, next_tick])
@@ -115,7 +117,9 @@ def run_ticks(st: _TickedState, period: int) -> NaiveRun:
         for j in sorted(st.reservation, key=lambda j: st.reserved_at[j]):
             if st.reservation[j] == st.now:
                 st.start(j, st.reserved_at[j])
+        st.maybe_backfill()
         if reordered and st.backfill != "conservative":
+            st.changed = True
             st.scheduling_pass()
         while next_sub < n and st.submit[next_sub] == st.now:
             st.submit_job(next_sub)

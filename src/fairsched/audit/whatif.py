@@ -44,6 +44,10 @@ Progress = Callable[[str, int, int], None]
 DEFAULT_HALF_LIFE = "7d"
 DEFAULT_CALC_PERIOD = "5min"
 DEFAULT_BACKFILL = "easy"
+DEFAULT_BF_INTERVAL = "30s"   # Slurm's bf_interval
+DEFAULT_BF_WINDOW = "1440min"  # Slurm's bf_window
+DEFAULT_BF_MAX_JOB_TEST = 500  # Slurm's bf_max_job_test
+INITIAL_USAGES = ("zero", "tree")
 ORG_COLUMNS = ("policy", "org", "jobs", "entitled_share", "cpu_seconds", "usage_share", "usage_ratio",
                "decayed_usage_share", "fairshare_factor", "mean_wait", "p95_wait", "mean_bsld", "psi", "fair_psi",
                "gap", "subsidy", "fst_strict_late", "fst_strict_delay", "fst_relaxed_late", "fst_relaxed_delay")
@@ -59,6 +63,10 @@ class WhatifConfig:
     seconds or a duration (``7d``, ``5min``) and are stored in seconds (``calc_period`` a whole number, the
     engine's clock). ``weights``: Slurm's ``PriorityWeight*`` as ``fairshare=10000,age=1000,jobsize=0`` (used by
     the Slurm orders). ``tree``: the entitled shares from an association tree instead of ``shares``.
+    ``bf_interval``, ``bf_window`` (durations, stored in whole seconds) and ``bf_max_job_test``: the ``slurm``
+    backfilling rule's parameters (Slurm's defaults; other rules refuse other values). ``initial_usage``: ``zero``
+    (default) or ``tree``: the Slurm orders start from the raw usages of ``tree`` (an ``sshare -a -l -P`` dump's
+    RawUsage) instead of zero.
     """
 
     log: Path
@@ -67,7 +75,11 @@ class WhatifConfig:
     calc_period: float | str = DEFAULT_CALC_PERIOD
     weights: str = whatif_setup.DEFAULT_WEIGHTS
     backfill: str = DEFAULT_BACKFILL
+    bf_interval: float | str = DEFAULT_BF_INTERVAL
+    bf_window: float | str = DEFAULT_BF_WINDOW
+    bf_max_job_test: int = DEFAULT_BF_MAX_JOB_TEST
     tree: Path | None = None
+    initial_usage: str = "zero"
     shares: str = "equal"
     format: str = "auto"
     org_by: str | None = None
@@ -88,6 +100,18 @@ class WhatifConfig:
         set_ = object.__setattr__
         set_(self, "policies", whatif_setup.check_policies(policies))
         set_(self, "backfill", whatif_setup.check_backfill(self.backfill))
+        for name in ("bf_interval", "bf_window"):
+            flag = "--" + name.replace("_", "-")
+            seconds = parse_duration(getattr(self, name), flag)
+            if seconds != int(seconds):
+                raise ConfigError(f"{flag} {getattr(self, name)!r}: expected a whole number of seconds")
+            set_(self, name, int(seconds))
+        self.backfill_rule()  # the slurm rule's checks, and other rules refuse its options
+        if self.initial_usage not in INITIAL_USAGES:
+            raise ConfigError(f"--initial-usage {self.initial_usage!r}: choose one of {', '.join(INITIAL_USAGES)}")
+        if self.initial_usage == "tree" and self.tree is None:
+            raise ConfigError("--initial-usage tree starts the Slurm orders from the RawUsage of --tree; give "
+                              "--tree FILE (an sshare -a -l -P dump)")
         set_(self, "half_life", parse_duration(self.half_life, "--half-life"))
         period = parse_duration(self.calc_period, "--calc-period")
         if period != int(period):
@@ -111,6 +135,20 @@ class WhatifConfig:
             raise ConfigError(f"--samples {self.samples}: expected at least 2 permutations")
         if self.fst_sample < 0:
             raise ConfigError(f"--fst-sample {self.fst_sample}: expected >= 0 (0: every job)")
+
+    def backfill_rule(self) -> Any:
+        """The backfilling rule of the replays (``slurm``: with ``bf_interval``, ``bf_window``,
+        ``bf_max_job_test``)."""
+        from fairsched.backfill.policies import get_backfill
+        from fairsched.backfill.policies.slurm_rule import slurm_rule
+
+        rule = slurm_rule(int(self.bf_interval), int(self.bf_window), self.bf_max_job_test)
+        if self.backfill == "slurm":
+            return rule
+        if rule != get_backfill("slurm"):
+            raise ConfigError(f"--bf-interval, --bf-window and --bf-max-job-test set the slurm backfilling rule; "
+                              f"they have no effect with --backfill {self.backfill} (use --backfill slurm)")
+        return get_backfill(self.backfill)
 
     def priority(self) -> Any:
         """The weights as `fairsched.fairshare.PriorityConfig`."""
@@ -286,9 +324,10 @@ def _replayed(config: WhatifConfig, recorded: log.Recorded, ref: game.ReferenceJ
                                     job=ref.index, source=str(config.log))
     order = get_order(policy)
     params = _order_params(config, recorded, ref, owner, slurm, policy) if order.ticked else None
-    result = simulate(jobs, order=order, backfill=config.backfill, order_params=params)
+    result = simulate(jobs, order=order, backfill=config.backfill_rule(), order_params=params)
     validate_backfill_schedule(result.schedule, result.jobs, order=order.name, backfill=config.backfill,
-                               calc_period=config.calc_period)
+                               calc_period=config.calc_period, bf_interval=int(config.bf_interval),
+                               bf_window=int(config.bf_window))
     table = recorded.jobs.iloc[ref.index].reset_index(drop=True)
     start = result.schedule["start"].to_numpy(np.int64)
     table["start"], table["run"], table["end"] = start, run, start + run
@@ -307,7 +346,8 @@ def _order_params(config: WhatifConfig, recorded: log.Recorded, ref: game.Refere
             raise ConfigError("--weights: the Slurm orders model one partition and no QOS; leave partition and "
                               "qos at 0")
         if slurm.tree is not None:
-            return params | {"tree": slurm.tree, "assoc": slurm.assoc[ref.index]}
+            return params | {"tree": slurm.tree, "assoc": slurm.assoc[ref.index],
+                             "initial_usage": config.initial_usage == "tree"}
         return params | {"org": ref.org, "shares": list(slurm.shares)}
     params = {"org": ref.org, "shares": owner.entitled_share, "calc_period": config.calc_period}
     if policy == "drf":

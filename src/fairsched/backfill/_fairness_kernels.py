@@ -14,8 +14,7 @@ from __future__ import annotations
 from numba import njit
 
 from fairsched.backfill._loop import flush_starts
-from fairsched.backfill.policies._dispatch import _run_pass
-from fairsched.backfill.view import BACKFILL_CONSERVATIVE, NOW
+from fairsched.backfill.policies._dispatch import arrival_without_job, is_conservative
 
 
 @njit(cache=True)
@@ -28,6 +27,6 @@ def arrival_pass(rule, order, submit, run, req, procs, clock, hold, heap, queue,
     get their terminations scheduled, as after any handler (`fairsched.backfill._loop.flush_starts`).
     Arrays: the state of `fairsched.backfill.view`; `rule`, `order` are policy codes.
     """
-    if rule < BACKFILL_CONSERVATIVE:  # conservative and its slow twin: nothing
-        _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
+    if not is_conservative(rule):  # conservative and its slow twin: nothing
+        arrival_without_job(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq)
         flush_starts(clock, heap, run, new, out_seq)

@@ -107,7 +107,7 @@ def run_events(rule, order, jobs, state, tk, submit_limit, pause_before, stop_jo
             reordered = on_tick(order, clock, heap, out_start, queue, submit, procs, tk)
             clock[TICK] = t + clock[PERIOD]
         if advanced:
-            on_advance(rule, clock, queue, hold, req, procs, new, out_start, out_seq)
+            on_advance(rule, order, submit, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
         if reordered:
             tick_pass(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq)
         if advanced or ticked:

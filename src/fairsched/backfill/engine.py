@@ -30,6 +30,8 @@ from fairsched.backfill.jobs import BackfillJobs, jobs_from_workload
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.backfill.registry import get_backfill, get_order
 from fairsched.backfill.view import (
+    BF_INTERVAL,
+    BF_NEXT,
     CERT_SIZE,
     FREE,
     N_CLOCK,
@@ -45,6 +47,7 @@ from fairsched.backfill.view import (
     PERIOD,
     Q_JOB,
     Q_RES,
+    RULE_CLOCK,
     TICK,
     BackfillRule,
     QueueOrder,
@@ -104,6 +107,10 @@ class BackfillSimulator:
         self.clock[[NOW, FREE, N_PROCS, N_PROF, TICK]] = first, p, p, 1, -1
         if self.order.ticked and n:
             self.clock[[TICK, PERIOD]] = first, self.tick.period  # the first tick comes before any submission
+        for name, value in self.backfill.params:  # the rule's parameters (the slurm rule's bf_*)
+            self.clock[RULE_CLOCK[name]] = value
+        if self.backfill.params:
+            self.clock[BF_NEXT] = first + self.clock[BF_INTERVAL]  # the first backfill pass
         self.hold = np.zeros((3, cap_run), dtype=np.int64)
         self.heap = np.zeros((4, cap_run), dtype=np.int64)
         self.queue = np.zeros((3, max(n, 1)), dtype=np.int64)
@@ -270,7 +277,8 @@ def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | Non
     processors : P; default the workload header's ``MaxProcs`` (or ``jobs.n_processors``).
     order : ``fcfs``, ``sjf``, ``lxf``, or a ticked order ``drf``, ``directcontr``, ``slurm-fair-tree``,
         ``slurm-classic`` (keys recomputed every ``calc_period`` seconds; docs/whatif.md).
-    backfill : ``none``, ``no-guarantee``, ``easy`` or ``conservative``.
+    backfill : ``none``, ``no-guarantee``, ``easy``, ``conservative`` or ``slurm`` (its parameters:
+        ``fairsched.backfill.policies.slurm_rule.slurm_rule(bf_interval=..., ...)``).
     load : offered load to reach first, by `fairsched.workload.transform.scale_to_load` (a Workload only).
     load_by : ``runtime`` (run and requested times × factor, JSSPP'05 §4) or ``arrival`` (compression).
     order_params : a ticked order's parameters (``org``, ``shares``, ``calc_period`` and its own; its module's
@@ -300,6 +308,8 @@ def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | Non
             "fairsched_version": fairsched.__version__}
     if order_spec.ticked:
         meta["calc_period"] = sim.tick.period
+    if rule.params:
+        meta["backfill_params"] = dict(rule.params)
     return BackfillResult(schedule=sim.schedule(), jobs=jobs, meta=meta)
 
 

@@ -48,7 +48,14 @@ from fairsched.backfill.engine import BackfillResult, simulate
 from fairsched.backfill.jobs import jobs_from_workload
 from fairsched.backfill.metrics import summary
 from fairsched.backfill.policies import get_backfill, get_order
+from fairsched.backfill.policies.slurm_rule import (
+    BF_INTERVAL_DEFAULT,
+    BF_MAX_JOB_TEST_DEFAULT,
+    BF_WINDOW_DEFAULT,
+    slurm_rule,
+)
 from fairsched.backfill.validate import validate_backfill_schedule
+from fairsched.backfill.view import BackfillRule
 from fairsched.errors import ConfigError
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.model import ReadReport, Workload
@@ -63,6 +70,8 @@ FAIRNESS_METRICS: dict[str, tuple[str, ...]] = {
     "re": ("re_deserved", "re_consumed"),
 }
 LOAD_SCALINGS: tuple[str, ...] = ("runtime", "arrival")
+SLURM_RULE_FIELDS: tuple[str, ...] = ("bf_interval", "bf_window", "bf_max_job_test")
+"""The ``slurm`` rule's parameters among `Config`'s fields (`fairsched.backfill.policies.slurm_rule`)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,9 @@ class Config(ExperimentConfig):
         not shifted). None = from the first submit / to the end.
     first : then keep only the first N jobs (JSSPP'05 uses 5000-job subsets); None = all.
     fairness : unfairness metrics to compute, from `FAIRNESS_METRICS` (``fst-strict``, ``fst-relaxed``, ``re``).
+    bf_interval, bf_window, bf_max_job_test : the ``slurm`` rule's parameters (seconds between backfill passes,
+        seconds of its plan, jobs tested per pass; Slurm's defaults 30, 86400, 500). Other rules refuse values
+        other than the defaults; report.json lists them only for ``slurm``.
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
     validate : check the schedule with `fairsched.backfill.validate.validate_backfill_schedule` (no CLI flag).
     """
@@ -103,6 +115,9 @@ class Config(ExperimentConfig):
     window_length: float | None = None
     first: int | None = None
     fairness: tuple[str, ...] = ()
+    bf_interval: int = BF_INTERVAL_DEFAULT
+    bf_window: int = BF_WINDOW_DEFAULT
+    bf_max_job_test: int = BF_MAX_JOB_TEST_DEFAULT
     skip_bad_records: bool = False
     validate: bool = True
 
@@ -115,7 +130,16 @@ class Config(ExperimentConfig):
         check_names(self.fairness, "fairness")
         check_bool(self.skip_bad_records, "skip_bad_records")
         check_bool(self.validate, "validate")
+        for name in SLURM_RULE_FIELDS:
+            check_int(getattr(self, name), name)
         _check_names(self)
+        self.rule()  # the slurm rule's own checks
+
+    def rule(self) -> BackfillRule:
+        """The backfilling rule, with its parameters (``slurm``: `slurm_rule` of the bf_* fields)."""
+        if get_backfill(self.backfill).name != "slurm":
+            return get_backfill(self.backfill)
+        return slurm_rule(self.bf_interval, self.bf_window, self.bf_max_job_test)
 
 @dataclass(frozen=True)
 class Result:
@@ -236,7 +260,7 @@ def backfill_workload(workload: Workload, config: Config, *,
     processors = _machine_size(workload, config.procs)
     prepared, clean_report, loads = prepare_workload(workload, config, processors)
     jobs = jobs_from_workload(prepared, n_processors=processors)
-    order, rule = get_order(config.order), get_backfill(config.backfill)
+    order, rule = get_order(config.order), config.rule()
     if progress is not None:
         progress(f"simulating {order.name} × {rule.name}", 0, 1)
     tick = time.perf_counter()
@@ -245,7 +269,10 @@ def backfill_workload(workload: Workload, config: Config, *,
     result = replace(result, meta={**result.meta, "load": config.load,
                                    "load_by": config.load_by if config.load is not None else None})
     if config.validate:
-        validate_backfill_schedule(result.schedule, jobs, order=order.name, backfill=rule.name)
+        bf = dict(rule.params)
+        validate_backfill_schedule(result.schedule, jobs, order=order.name, backfill=rule.name,
+                                   bf_interval=bf.get("bf_interval", BF_INTERVAL_DEFAULT),
+                                   bf_window=bf.get("bf_window", BF_WINDOW_DEFAULT))
     tick = time.perf_counter()
     per_job, unfairness = measure_fairness(result, config.fairness, progress=progress)
     timings["fairness"] = time.perf_counter() - tick
@@ -290,6 +317,8 @@ def measure_fairness(result: BackfillResult, metrics: tuple[str, ...] | list[str
         return None, {}
     jobs, schedule = result.jobs, result.schedule
     order, rule = result.meta["order"], result.meta["backfill"]
+    if "backfill_params" in result.meta:  # the slurm rule with the run's own parameters
+        rule = slurm_rule(**result.meta["backfill_params"])
     columns: dict[str, np.ndarray] = {"job": schedule["job"].to_numpy()}
     fst: dict[str, np.ndarray] = {}
     for kind in ("strict", "relaxed"):
@@ -407,7 +436,11 @@ def _check_names(config: Config) -> None:
     """The names and choices of `config` the field checks leave (order, rule, metrics, load scaling, first N), with
     the fix for each. Raises ConfigError/UnknownPolicyError."""
     get_order(config.order)
-    get_backfill(config.backfill)
+    rule = get_backfill(config.backfill)
+    changed = [name for name in SLURM_RULE_FIELDS if getattr(config, name) != getattr(Config, name)]
+    if rule.name != "slurm" and changed:
+        raise ConfigError(f"--{changed[0].replace('_', '-')} sets the slurm backfilling rule; it has no effect with "
+                          f"--backfill {rule.name} (use --backfill slurm)")
     unknown = [name for name in config.fairness if _metric_key(name) not in FAIRNESS_METRICS]
     if unknown:
         raise ConfigError(f"unknown fairness metric(s) {', '.join(map(repr, unknown))}; choose from: "

@@ -44,6 +44,12 @@ if TYPE_CHECKING:  # the validator needs only the jobs' arrays
 #   shadow time is computed from the state after the last event at that time h, so a job backfilled at h itself
 #   counts as running: the schedule cannot say whether it started before or after the head changed;
 # * conservative: the generic checks only (its guarantees refer to reservations the schedule does not show);
+# * slurm (main scheduler at submissions and terminations, backfill passes on the grid first submission +
+#   k * bf_interval): the pass times are event times too; after the last event at each event time the head does
+#   not fit (the main scheduler ran, or the pass tested the head first; LXF: as for ticked orders, the widest
+#   waiting job, since a pass skipped for want of a change does not re-rank); with FCFS and a window longer than every
+#   requested time, EASY's guarantee holds (the head is the first job each pass reserves for, its reservation
+#   is always inside the window, and between passes only heads start);
 # * ticked orders (drf, directcontr: keys recomputed at ticks every `calc_period` s from the first submission,
 #   which the schedule does not show): the ticks are event times too (a tick that reorders the queue runs a
 #   pass); with the rank unknown, none and EASY are checked by "not every waiting job fits" (the head is one
@@ -62,7 +68,7 @@ BACKFILL_TICKED_ORDERS = tuple(name for name in BACKFILL_ORDERS if get_order(nam
 
 def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
                             backfill: str = "easy", max_messages: int | None = DEFAULT_MAX_MESSAGES,
-                            calc_period: int = 300) -> list[str]:
+                            calc_period: int = 300, bf_interval: int = 30, bf_window: int = 86400) -> list[str]:
     """Every rule of the backfilling model and policy that `schedule` breaks, as sentences (empty: valid).
 
     Implements the checks listed above (JSSPP'05 §4 model; pyss README semantics).
@@ -72,9 +78,10 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
     schedule : DataFrame with columns ``job, submit, start, end, procs`` (more are ignored), one row per job.
     jobs : the `fairsched.backfill.jobs.BackfillJobs` the schedule claims to solve (run times, requested
         times, processors, P).
-    order, backfill : the policy that produced it (``fcfs|sjf|lxf`` × ``none|no-guarantee|easy|conservative``).
+    order, backfill : the policy that produced it (a registered queue order × backfilling rule).
     max_messages : at most this many sentences per kind of violation (None = all).
     calc_period : ticked orders only: the seconds between ticks the schedule was made with.
+    bf_interval, bf_window : the ``slurm`` rule only: seconds between its backfill passes, and of its plan.
 
     Complexity: O(n log n) for the generic checks; the queue checks sweep the event times, O(events × queue)
     (O(events) for FCFS); the EASY check is O(n × running log running).
@@ -101,19 +108,22 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
     _check_backfill_capacity(rows, jobs.n_processors, findings)
     if backfill != "conservative":
         ticks = _tick_times(rows, calc_period) if order in BACKFILL_TICKED_ORDERS else None
-        _check_queue_rules(rows, jobs, order, backfill, findings, ticks)
+        passes = _tick_times(rows, bf_interval, "bf_interval")[1:] if backfill == "slurm" else None
+        _check_queue_rules(rows, jobs, order, backfill, findings, ticks, passes)
     if backfill == "none" and order == "fcfs":
         _check_fcfs_starts(rows, findings)
-    if backfill == "easy" and order == "fcfs":
+    slurm_as_easy = backfill == "slurm" and rows.req.size > 0 and bf_window > int(rows.req.max())
+    if (backfill == "easy" or slurm_as_easy) and order == "fcfs":
         _check_easy_reservations(rows, jobs, findings)
     return findings.messages
 
 
 def validate_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
-                               backfill: str = "easy", calc_period: int = 300) -> None:
+                               backfill: str = "easy", calc_period: int = 300, bf_interval: int = 30,
+                               bf_window: int = 86400) -> None:
     """Raise `InvalidScheduleError` listing the first violations; silent if valid (`check_backfill_schedule`)."""
     messages = check_backfill_schedule(schedule, jobs, order=order, backfill=backfill, max_messages=SHOWN_IN_ERROR,
-                                       calc_period=calc_period)
+                                       calc_period=calc_period, bf_interval=bf_interval, bf_window=bf_window)
     if messages:
         shown = messages[:SHOWN_IN_ERROR]
         raise violations(f"the schedule breaks the backfilling model's rules ({order} × {backfill}); first "
@@ -213,10 +223,11 @@ def _check_fcfs_starts(rows: _JobRows, findings: Findings) -> None:
                  "queue-order inversions")
 
 
-def _tick_times(rows: _JobRows, calc_period: int) -> np.ndarray:
-    """The ticks of a ticked order: every `calc_period` s from the first submission while events remain."""
+def _tick_times(rows: _JobRows, calc_period: int, name: str = "calc_period") -> np.ndarray:
+    """The ticks of a ticked order (the grid of slurm's backfill passes): every `calc_period` s from the first
+    submission while events remain."""
     if isinstance(calc_period, bool) or not isinstance(calc_period, int | np.integer) or calc_period < 1:
-        raise ConfigError(f"calc_period={calc_period!r}: expected a whole number of seconds >= 1")
+        raise ConfigError(f"{name}={calc_period!r}: expected a whole number of seconds >= 1")
     if rows.submit.size == 0:
         return np.zeros(0, np.int64)
     first = int(rows.submit.min())
@@ -224,22 +235,29 @@ def _tick_times(rows: _JobRows, calc_period: int) -> np.ndarray:
 
 
 def _check_queue_rules(rows: _JobRows, jobs: BackfillJobs, order: str, backfill: str, findings: Findings,
-                       ticks: np.ndarray | None = None) -> None:
+                       ticks: np.ndarray | None = None, passes: np.ndarray | None = None) -> None:
     """Starts at event times; the head (no-guarantee: any waiting job) never fits after the last pass at an
     event time; without backfilling, no start ahead of a better-ranked job that waited before. Ticked orders
-    (`ticks` given): ticks are event times, and the head is replaced by the widest waiting job."""
+    (`ticks` given): ticks are event times, and the head is replaced by the widest waiting job. The slurm rule
+    (`passes`, its backfill pass grid): pass times are event times too."""
     events = np.union1d(rows.submit, rows.end)
+    where = "no job is submitted or ends"
     if ticks is not None:
         events = np.union1d(events, ticks)
+        where += " and no tick falls"
+    if passes is not None:
+        events = np.union1d(events, passes)
+        where += " and no backfill pass runs"
     off = np.flatnonzero(~np.isin(rows.start, events))
-    where = "no job is submitted or ends and no tick falls" if ticks is not None else "no job is submitted or ends"
     findings.add(off.size, lambda i: f"job {rows.job[off[i]]} (row {rows.row[off[i]]}) starts at t={rows.start[off[i]]}"
                                      f", where {where}: passes run only after those events",
                  "starts between events")
     by_start = argsort_stable(rows.start)
     by_end = argsort_stable(rows.end)
     limit = events.size if findings.limit is None else findings.limit
-    ticked = ticks is not None
+    # rank unknown at some event times: ticked orders (keys from ticks), and LXF under slurm (it re-ranks only
+    # when a pass runs, and a pass on the grid is skipped when nothing changed)
+    ticked = ticks is not None or (passes is not None and order == "lxf")
     n_fit, fit_t, fit_j, n_jump, jump_t, jump_j, jump_k = _queue_sweep_kernel(
         events, rows.submit, rows.start, rows.end, rows.procs, rows.req, by_start, by_end, jobs.n_processors,
         -1 if ticked else BACKFILL_ORDERS.index(order), backfill == "no-guarantee",

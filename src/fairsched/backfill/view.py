@@ -19,7 +19,8 @@ copies only what is in use, never whole-trace arrays)::
     clock[N_CLOCK]     NOW, NEXT_SUB (first job not yet submitted), N_QUEUE, N_HOLD, N_HEAP, FREE (free
                        processors now), SEQ (decision counter), N_PROF, N_NEW (jobs started by the current
                        handler, not yet handed to the engine), N_PROCS (P), TICK (time of the next tick of a
-                       ticked order, -1: the order has no ticks), PERIOD (seconds between ticks)
+                       ticked order, -1: the order has no ticks), PERIOD (seconds between ticks); the
+                       ``slurm`` rule's BF_INTERVAL, BF_WINDOW, BF_MAX_TEST, BF_NEXT, BF_DIRTY
     hold[3, cap_run]   jobs *holding* processors (README §2): H_END planned end (start + requested), H_PROCS,
                        H_JOB; sorted by planned end. A job holds until the earlier of its planned end and the
                        processing of its termination event.
@@ -27,7 +28,8 @@ copies only what is in use, never whole-trace arrays)::
                        (K_END actual end, K_START, K_SEQ decision number), K_JOB. Engine only.
     queue[3, n]        waiting jobs in queue order: Q_JOB, Q_RES (conservative reservation R_j), Q_SEQ
                        (decision number of that reservation).
-    prof[2, cap_prof]  conservative free-processor profile: P_TIME breakpoints (increasing, P_TIME[0] <= now)
+    prof[2, cap_prof]  conservative free-processor profile (the ``slurm`` rule: its plan, rebuilt by each backfill
+                       pass): P_TIME breakpoints (increasing, P_TIME[0] <= now)
                        and P_FREE, the free processors from P_TIME[k] until P_TIME[k + 1] (the last segment
                        extends to infinity and has all P processors free).
     cert[n, CERT_SIZE] conservative, incremental re-planning: each waiting job's certificate, the blocking times
@@ -57,7 +59,12 @@ import numpy as np
 
 # clock fields
 NOW, NEXT_SUB, N_QUEUE, N_HOLD, N_HEAP, FREE, SEQ, N_PROF, N_NEW, N_PROCS, TICK, PERIOD = range(12)
-N_CLOCK = 12
+# the ``slurm`` rule's parameters and state (`fairsched.backfill.policies.slurm_rule`): seconds between backfill
+# passes, planning window (s), jobs tested per pass, time of the next pass, 1 when something changed since the last
+BF_INTERVAL, BF_WINDOW, BF_MAX_TEST, BF_NEXT, BF_DIRTY = range(12, 17)
+N_CLOCK = 17
+RULE_CLOCK = {"bf_interval": BF_INTERVAL, "bf_window": BF_WINDOW, "bf_max_job_test": BF_MAX_TEST}
+"""A backfilling rule's parameter name -> the clock field that holds it (`BackfillRule.params`)."""
 # rows of hold, heap, queue and prof
 H_END, H_PROCS, H_JOB = range(3)
 K_END, K_START, K_SEQ, K_JOB = range(4)
@@ -75,6 +82,7 @@ BACKFILL_NONE, BACKFILL_NO_GUARANTEE, BACKFILL_EASY, BACKFILL_CONSERVATIVE = ran
 # Conservative backfilling re-planned in full at every compression (the slow twin of the incremental re-planning,
 # same schedules; never registered by name: `fairsched.backfill.policies.conservative.FULL_REPLAN`).
 BACKFILL_CONSERVATIVE_FULL = 4
+BACKFILL_SLURM = 5  # Slurm's backfill scheduler, passes every bf_interval (`fairsched.backfill.policies.slurm_rule`)
 
 
 @dataclass(frozen=True)
@@ -126,10 +134,14 @@ class BackfillRule:
     code : the integer the compiled dispatcher switches on.
     summary : one line for the CLI help and the docs.
     reservations : JSSPP'05's "reservation depth": 0 (none), 1 (the queue head), or -1 (every waiting job);
-        None for ``none``, which does not backfill at all.
+        None for ``none``, which does not backfill at all; ``slurm``: its ``bf_max_job_test`` (the jobs each
+        backfill pass tests and reserves for, re-planned at every pass).
+    params : the rule's parameters as ``(name, integer)`` pairs, each held in the clock field `RULE_CLOCK` names
+        (empty for every rule but ``slurm``).
     """
 
     name: str
     code: int
     summary: str
     reservations: int | None
+    params: tuple[tuple[str, int], ...] = ()

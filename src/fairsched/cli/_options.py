@@ -28,7 +28,8 @@ AUDIT_ORG_BY = ("account", "group", "user", "partition", "queue")  # fairsched.a
 ONLINE_DEFAULTS = SimpleNamespace(orgs=5, orgs_by="user", split=None, zipf_s=1.4267, release_scale=1.0,
                                   policies=("roundrobin", "fairshare", "utfairshare", "currfairshare", "directcontr",
                                             "rand"), reference=None)
-BACKFILL_DEFAULTS = SimpleNamespace(order="fcfs", backfill="easy", load_by="runtime")
+BACKFILL_DEFAULTS = SimpleNamespace(order="fcfs", backfill="easy", load_by="runtime", bf_interval=30, bf_window=86400,
+                                    bf_max_job_test=500)
 MOSP_DEFAULTS = SimpleNamespace(generate="uni", orgs=5, jobs=100, procs=32, algorithm="mocca+ilba", local_order="hf")
 
 
@@ -100,6 +101,15 @@ WindowLength = Annotated[float | None, typer.Option("--window-length", rich_help
                                                     help="...and before T + LENGTH.")]
 First = Annotated[int | None, typer.Option("--first", min=1, rich_help_panel=_BACKFILL,
                                            help="Then keep only the first N jobs (JSSPP'05 uses 5000).")]
+BfInterval = Annotated[int, typer.Option("--bf-interval", min=1, rich_help_panel=_BACKFILL,
+                                         help="--backfill slurm: seconds between backfill passes (Slurm's "
+                                              "bf_interval).")]
+BfWindow = Annotated[int, typer.Option("--bf-window", min=1, rich_help_panel=_BACKFILL,
+                                       help="--backfill slurm: seconds the backfill plan looks ahead (Slurm's "
+                                            "bf_window, 1440 min).")]
+BfMaxJobTest = Annotated[int, typer.Option("--bf-max-job-test", min=1, rich_help_panel=_BACKFILL,
+                                           help="--backfill slurm: waiting jobs tested per pass, in priority order "
+                                                "(Slurm's bf_max_job_test).")]
 
 
 @dataclass(frozen=True)

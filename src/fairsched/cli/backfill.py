@@ -16,6 +16,9 @@ from fairsched.cli._options import (
     FAIRNESS_METRICS,
     BackfillFlags,
     BackfillRule,
+    BfInterval,
+    BfMaxJobTest,
+    BfWindow,
     First,
     Json,
     Load,
@@ -49,6 +52,8 @@ def backfill_command(
     window_length: WindowLength = None, first: First = None,
     fairness: Annotated[str, typer.Option(help=f"Comma-separated unfairness metrics: {', '.join(FAIRNESS_METRICS)} "
                                                "(JSSPP'05 Sec. 3).")] = "",
+    bf_interval: BfInterval = _DEFAULT.bf_interval, bf_window: BfWindow = _DEFAULT.bf_window,
+    bf_max_job_test: BfMaxJobTest = _DEFAULT.bf_max_job_test,
     out: Annotated[Path | None, typer.Option(file_okay=False, help="Write schedule.csv, fairness.csv, jobs.csv, "
                                              "schedule.swf, gantt.png and report.json into DIR.")] = None,
     skip_bad_records: SkipBad = False, as_json: Json = False,
@@ -60,7 +65,8 @@ def backfill_command(
 
     flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=names(fairness),
-                                        skip_bad_records=skip_bad_records)
+                                        bf_interval=bf_interval, bf_window=bf_window,
+                                        bf_max_job_test=bf_max_job_test, skip_bad_records=skip_bad_records)
     with delivery(out, as_json=as_json) as job:
         run = backfill_experiment.run(config, 0, progress=job.progress)
         report = run.report

@@ -28,11 +28,20 @@ def whatif_command(
                                                   "300 (s).")] = "5min",
     weights: Annotated[str, typer.Option(help="PriorityWeight* of the Slurm orders: KEY=INT among age, fairshare, "
                                               "jobsize (one partition, no QOS).")] = _WEIGHTS,
-    backfill: Annotated[str, typer.Option(help=f"Backfilling rule of the replays: {', '.join(BACKFILL_RULES)}.")]
-    = "easy",
+    backfill: Annotated[str, typer.Option(help=f"Backfilling rule of the replays: {', '.join(BACKFILL_RULES)} "
+                                               "(slurm: Slurm's main and backfill schedulers).")] = "easy",
+    bf_interval: Annotated[str, typer.Option(help="--backfill slurm: time between backfill passes, Slurm's "
+                                                  "bf_interval: 30s, 1min.")] = "30s",
+    bf_window: Annotated[str, typer.Option(help="--backfill slurm: how far the backfill plan looks, Slurm's "
+                                                "bf_window: 1440min, 2d.")] = "1440min",
+    bf_max_job_test: Annotated[int, typer.Option(min=1, help="--backfill slurm: waiting jobs tested per backfill "
+                                                             "pass, Slurm's bf_max_job_test.")] = 500,
     tree: Annotated[Path | None, typer.Option(dir_okay=False, help="Entitled shares from an association tree: CSV "
                                               "account,user,parent,shares,raw_usage, or an sshare / sacctmgr -P "
                                               "dump.")] = None,
+    initial_usage: Annotated[str, typer.Option(help="Usage the Slurm orders start from: zero, or tree (the "
+                                                    "RawUsage of --tree, e.g. an sshare -a -l -P dump taken when "
+                                                    "the log begins).")] = "zero",
     shares: Annotated[str, typer.Option(help="equal, usage, or a CSV file org,cpus / org,share.")] = "equal",
     format: Annotated[str, typer.Option(help="auto, swf, sacct or jobs-csv.")] = "auto",
     org_by: Annotated[str | None, org_by_option(AUDIT_ORG_BY, "account (sacct, jobs.csv), group (SWF)")] = None,
@@ -54,7 +63,9 @@ def whatif_command(
     from fairsched.report.whatif import whatif_json, whatif_renderable, write_whatif_outputs
 
     config = WhatifConfig(log=log, policies=None if policies is None else names(policies), half_life=half_life,
-                          calc_period=calc_period, weights=weights, backfill=backfill, tree=tree, shares=shares,
+                          calc_period=calc_period, weights=weights, backfill=backfill, bf_interval=bf_interval,
+                          bf_window=bf_window, bf_max_job_test=bf_max_job_test, tree=tree,
+                          initial_usage=initial_usage, shares=shares,
                           format=format, org_by=org_by, org_map=org_map, cpus=cpus, since=since, until=until,
                           exact_up_to=exact_up_to, samples=samples, fst_sample=fst_sample, seed=seed,
                           skip_bad_records=skip_bad_records)

@@ -36,7 +36,7 @@ from rich.table import Table
 
 import fairsched
 from fairsched.backfill import experiment as backfill_experiment
-from fairsched.backfill.experiment import BackfillReport, TraceUnfairness
+from fairsched.backfill.experiment import SLURM_RULE_FIELDS, BackfillReport, TraceUnfairness
 from fairsched.errors import InvariantError
 from fairsched.report.batsim import jobs_frame, safe_workload_name
 from fairsched.report.export import DPI, write_csv, write_json, write_png
@@ -233,7 +233,9 @@ def backfill_json(report: BackfillReport, outputs: Mapping[str, Path] | None = N
 
 def _config_json(report: BackfillReport) -> dict[str, Any]:
     """The config's fields; ``--procs`` keeps the key report.json has always given it, ``processors``."""
-    return {("processors" if name == "procs" else name): value for name, value in asdict(report.config).items()}
+    hidden = () if report.config.rule().name == "slurm" else SLURM_RULE_FIELDS  # the slurm rule's options
+    return {("processors" if name == "procs" else name): value for name, value in asdict(report.config).items()
+            if name not in hidden}
 
 
 def backfill_renderable(report: BackfillReport) -> Group:

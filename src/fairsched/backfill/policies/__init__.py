@@ -2,7 +2,8 @@
 
 Orders: ``fcfs``, ``sjf``, ``lxf``; ticked orders (keys recomputed every ``calc_period``): ``drf``,
 ``directcontr``, ``slurm-fair-tree``, ``slurm-classic``. Backfilling rules: ``none``, ``no-guarantee``,
-``easy``, ``conservative`` (see docs/backfill.md). Any order combines with any rule.
+``easy``, ``conservative``, ``slurm`` (Slurm's main and backfill schedulers, `slurm_rule.slurm_rule` sets its
+parameters; see docs/backfill.md). Any order combines with any rule.
 """
 
 from fairsched import _names
@@ -18,6 +19,7 @@ from fairsched.backfill.policies import (  # noqa: F401
     sjf,
     slurm_classic,
     slurm_fair_tree,
+    slurm_rule,
 )
 from fairsched.backfill.registry import (
     BACKFILLS,

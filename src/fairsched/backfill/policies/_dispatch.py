@@ -24,12 +24,15 @@ from fairsched.backfill.policies import (
     no_guarantee,
     none,
     sjf,
+    slurm_rule,
 )
 from fairsched.backfill.view import (
     BACKFILL_CONSERVATIVE,
     BACKFILL_CONSERVATIVE_FULL,
     BACKFILL_NO_GUARANTEE,
     BACKFILL_NONE,
+    BACKFILL_SLURM,
+    BF_DIRTY,
     FIRST_TICKED_ORDER,
     NOW,
     ORDER_DIRECTCONTR,
@@ -39,6 +42,12 @@ from fairsched.backfill.view import (
     ORDER_SLURM_CLASSIC,
     ORDER_SLURM_FAIR_TREE,
 )
+
+
+@njit(cache=True)
+def is_conservative(rule):
+    """Conservative backfilling or its slow twin (every waiting job holds a reservation)."""
+    return rule in (BACKFILL_CONSERVATIVE, BACKFILL_CONSERVATIVE_FULL)
 
 
 @njit(cache=True)
@@ -92,9 +101,12 @@ def on_end(order, job, start, now, procs, tk):
 
 @njit(cache=True)
 def tick_pass(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq):
-    """After a tick reordered the queue: one pass (none, no-guarantee, EASY), as Slurm's scheduler runs with
-    the new priorities. Conservative: nothing (the new order decides the next compression)."""
-    if rule < BACKFILL_CONSERVATIVE:
+    """After a tick reordered the queue: one pass (none, no-guarantee, EASY; slurm: its main scheduler, and the
+    next backfill pass will run), as Slurm's scheduler runs with the new priorities. Conservative: nothing (the
+    new order decides the next compression)."""
+    if not is_conservative(rule):
+        if rule == BACKFILL_SLURM:
+            clock[BF_DIRTY] = 1
         _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
 
 
@@ -107,7 +119,7 @@ def _rank(order, queue, clock, now, submit, req):
 @njit(cache=True)
 def _run_pass(rule, order, now, submit, req, procs, clock, hold, queue, new, out_start, out_seq):
     _rank(order, queue, clock, now, submit, req)
-    if rule == BACKFILL_NONE:
+    if rule in (BACKFILL_NONE, BACKFILL_SLURM):  # slurm: its main scheduler
         none.start_heads(now, clock, queue, hold, req, procs, new, out_start, out_seq)
     elif rule == BACKFILL_NO_GUARANTEE:
         no_guarantee.start_fitting(now, clock, queue, hold, req, procs, new, out_start, out_seq)
@@ -120,7 +132,9 @@ def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof
     """`job` joins the queue at `now`; then one pass (conservative: its reservation) (README §1)."""
     now = clock[NOW]
     pos = _insert_position(order, queue, clock, job, submit, req, procs, tk)
-    if rule >= BACKFILL_CONSERVATIVE:
+    if rule == BACKFILL_SLURM:
+        clock[BF_DIRTY] = 1
+    if is_conservative(rule):
         conservative.on_submission(job, pos, now, clock, queue, hold, prof, cert, req, procs, new, out_start,
                                    out_seq)
     else:
@@ -129,12 +143,24 @@ def on_submission(rule, order, job, submit, req, procs, clock, hold, queue, prof
 
 
 @njit(cache=True)
+def arrival_without_job(rule, order, submit, req, procs, clock, hold, queue, new, out_start, out_seq):
+    """The pass of a submission at ``now`` whose job is held back (the relaxed fair-start-time what-if): as
+    `on_submission` minus the insertion (slurm: the arrival still counts as a change for the next backfill pass).
+    Not for conservative (its submission only reserves the new job)."""
+    if rule == BACKFILL_SLURM:
+        clock[BF_DIRTY] = 1
+    _run_pass(rule, order, clock[NOW], submit, req, procs, clock, hold, queue, new, out_start, out_seq)
+
+
+@njit(cache=True)
 def on_termination(rule, order, job, start, submit, req, procs, clock, hold, queue, prof, cert, new, out_start,
                    out_seq):
     """`job` (started at `start`) has ended and released its processors; one pass (conservative: compression,
     in full for the slow twin ``BACKFILL_CONSERVATIVE_FULL``)."""
     now = clock[NOW]
-    if rule >= BACKFILL_CONSERVATIVE:
+    if rule == BACKFILL_SLURM:
+        clock[BF_DIRTY] = 1
+    if is_conservative(rule):
         _rank(order, queue, clock, now, submit, req)
         conservative.on_termination(job, start, now, rule == BACKFILL_CONSERVATIVE_FULL, clock, queue, hold, prof,
                                     cert, req, procs, new, out_start, out_seq)
@@ -143,15 +169,23 @@ def on_termination(rule, order, job, start, submit, req, procs, clock, hold, que
 
 
 @njit(cache=True)
-def on_advance(rule, clock, queue, hold, req, procs, new, out_start, out_seq):
-    """Time has moved to `now`: conservative reservations that fall due start (no pass follows)."""
-    if rule >= BACKFILL_CONSERVATIVE:
-        conservative.start_due(clock[NOW], clock, queue, hold, req, procs, new, out_start, out_seq)
+def on_advance(rule, order, submit, clock, queue, hold, prof, req, procs, new, out_start, out_seq):
+    """Time has moved to `now`: conservative reservations that fall due start (no pass follows); slurm: its
+    backfill pass when one is due."""
+    now = clock[NOW]
+    if is_conservative(rule):
+        conservative.start_due(now, clock, queue, hold, req, procs, new, out_start, out_seq)
+    elif rule == BACKFILL_SLURM and slurm_rule.pass_due(now, clock):
+        _rank(order, queue, clock, now, submit, req)
+        slurm_rule.backfill_pass(now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
 
 
 @njit(cache=True)
 def next_policy_time(rule, queue, clock):
-    """The next time a policy acts without an event (a conservative reservation), -1 when none."""
-    if rule >= BACKFILL_CONSERVATIVE:
+    """The next time a policy acts without an event (a conservative reservation, a slurm backfill pass), -1 when
+    none."""
+    if is_conservative(rule):
         return conservative.next_due(queue, clock)
+    if rule == BACKFILL_SLURM:
+        return slurm_rule.next_pass(queue, clock)
     return -1

@@ -10,8 +10,11 @@ Parameters (``order_params``; defaults stated, Slurm's where Slurm has one):
 ``org``            organization (account) index of each job, 0-based; default every job in organization 0
 ``shares``         raw shares of each account (integers >= 0, Slurm's ``Fairshare=``); default 1 each (Slurm's)
 ``tree``           a `fairsched.workload.share_tree.ShareTree` to take the shares from instead (then give
-                   ``assoc``, not ``org`` / ``shares``); its raw usages are ignored: usage starts at 0
+                   ``assoc``, not ``org`` / ``shares``); its raw usages are ignored unless ``initial_usage``
 ``assoc``          with ``tree``: the index in ``tree.associations`` of each job's user association
+``initial_usage``  with ``tree``: True to start from the tree's raw usages (an account given none sums its
+                   children, as sshare shows it), e.g. an ``sshare -a -l -P`` dump's RawUsage taken when the
+                   replayed log begins; default False: every usage starts at 0
 ``calc_period``    ``PriorityCalcPeriod``, seconds between ticks (default 300: Slurm's 5 minutes)
 ``half_life``      ``PriorityDecayHalfLife`` in seconds (default 604800: Slurm's 7 days; 0: no decay)
 ``reset_period``   ``PriorityUsageResetPeriod``: none (Slurm's default), daily, weekly, monthly, quarterly,
@@ -42,8 +45,8 @@ from fairsched.fairshare.decay import RESET_PERIODS, _reset_times, decay_factor
 from fairsched.fairshare.priority import job_size_factor
 from fairsched.workload.share_tree import Association, ShareTree, share_tree
 
-PARAMS = ("org", "shares", "tree", "assoc", "calc_period", "half_life", "reset_period", "weights", "max_age",
-          "favor_small", "billing", "damping")
+PARAMS = ("org", "shares", "tree", "assoc", "initial_usage", "calc_period", "half_life", "reset_period", "weights",
+          "max_age", "favor_small", "billing", "damping")
 DEFAULT_WEIGHTS = {"fairshare": 10000, "age": 1000, "jobsize": 0}
 DEFAULT_HALF_LIFE = 7 * 86400
 FAIR_TREE, CLASSIC = 0, 1
@@ -93,6 +96,15 @@ def prepare(name: str, algorithm: int, jobs: Any, params: Mapping[str, Any]) -> 
     cap_run = min(n, 2 * jobs.n_processors) + 1
     opar, ost = _layout(tree, algorithm, damping=damping, decay=max(d ** float(period), sys.float_info.min),
                         unit=unit, d=d, priority=priority, resets=resets, cap_run=cap_run)
+    initial = params.get("initial_usage", False)
+    if not isinstance(initial, bool | np.bool_):
+        raise ConfigError(f"queue order {name!r}: initial_usage must be True or False, got {initial!r}")
+    if initial:
+        if params.get("tree") is None:
+            raise ConfigError(f"queue order {name!r}: initial_usage takes the raw usages of a tree; give tree= "
+                              "(e.g. an sshare dump) and assoc=")
+        u0 = int(ost[S_USAGE])
+        ost[u0:u0 + len(tree.associations)] = index_tree(tree).usage
     return TickSetup(period=period, org=assoc, jpar=jpar, opar=opar, ost=ost)
 
 
