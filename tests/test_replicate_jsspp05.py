@@ -19,7 +19,7 @@ from fairsched.replicate import jsspp05
 from fairsched.replicate.jsspp05 import JSSPP05Config, JSSPP05Result, spearman_rho
 from fairsched.report.backfill import write_jsspp05_outputs
 from fairsched.sweep import load_spec
-from tests.conftest import trace_path
+from tests.conftest import run_main, trace_path
 
 ROW_COLUMNS = ["trace", "load", "order", "backfill", "metric", "width", "value"]
 
@@ -255,3 +255,22 @@ def test_terminal_table_2_quotes_the_papers_range_per_trace_and_metric(tiny: JSS
     assert lines["fst_relaxed"].rstrip(" │").endswith("0.76–0.97")
     assert lines["re"].rstrip(" │").endswith("0.88–0.98")
     assert "0.74–0.99" not in console.export_text()
+
+
+def test_replicate_command_osc_grid(synthetic_traces: Path, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``--grid osc``: the whole grid (3 orders × 3 depths × 5 loads) on OSC alone; --quick does not combine."""
+    out = tmp_path / "osc"
+    result = CliRunner().invoke(cli.app, ["replicate", "jsspp05", "--grid", "osc", "--traces", str(synthetic_traces),
+                                          "--subset-size", "40", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    overall = [r for r in doc["rows"] if r["width"] == "all"]
+    assert {r["trace"] for r in doc["rows"]} == {"OSC"}
+    assert len(overall) == 5 * 9 * 3 and {r["backfill"] for r in overall} == set(jsspp05.DEPTHS)
+    assert len(doc["spearman"]) == 3 * 10
+    for argv, message in ((["--grid", "nope"], "error: --grid nope: choose one of paper, osc"),
+                          (["--grid", "osc", "--quick"], "error: --quick shortens the paper's grid only")):
+        code, _, err = run_main(["replicate", "jsspp05", *argv, "--out", str(tmp_path / "bad")], capsys)
+        assert code == 2 and err.strip().startswith(message), err
+        assert not (tmp_path / "bad").exists()

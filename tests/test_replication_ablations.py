@@ -116,3 +116,36 @@ def test_side_of_one_counts_the_loads(tmp_path: Path) -> None:
     assert side(tmp_path) == "less unfair at 2 of the 3 loads"  # ratios 0.5, 1.2, 0.8
     every_trace = j5_values._side("conservative / EASY, FCFS", "fst_relaxed")
     assert every_trace(tmp_path) == "less unfair at 2 of the 3 (trace, load) pairs"
+
+
+def test_osc_grid_in_parts_and_its_harvest(traces: Path, tmp_path: Path) -> None:
+    """`osc_run` on a stand-in OSC (40 jobs): every part, cheapest first, writes its rows; the whole grid gives
+    Table 2; `osc_harvest` rebuilds the same rows and simulations from the stores alone, as after an interruption."""
+    import pandas as pd
+
+    from fairsched.replicate.jsspp05.doc import table_osc_grid, table_osc_parts
+
+    out, store = tmp_path / "out", tmp_path / "store"
+    out.mkdir()
+    j5.osc_run(traces, out, workers=1, store=store, subset_size=40)
+    parts = pd.read_csv(out / "jsspp05_osc_parts.csv")
+    assert parts["part"].tolist() == [name for name, _ in j5.OSC_PARTS]
+    assert parts["simulations"].tolist() == [30, 3, 3, 3, 3, 3]
+    rows = pd.read_csv(out / "jsspp05_osc_rows.csv", dtype={"width": str})
+    overall = rows[rows["width"] == "all"]
+    assert set(overall["trace"]) == {"OSC"} and len(overall) == 45 * 3
+    assert len(pd.read_csv(out / "jsspp05_osc_spearman.csv")) == len(j5.SCHEMES) * 3 * 10
+    assert "·" not in table_osc_grid(out) and "all finished parts | 45 |" in table_osc_parts(out)
+    again = tmp_path / "again"
+    again.mkdir()
+    assert j5.osc_harvest(store, again) == 45
+    for name in ("jsspp05_osc_rows.csv", "jsspp05_osc_simulations.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(again / name).sort_values(["load", "order", "backfill"],
+                                                                            kind="stable").reset_index(drop=True),
+                                      pd.read_csv(out / name).sort_values(["load", "order", "backfill"],
+                                                                          kind="stable").reset_index(drop=True))
+    (store / "conservative-98").rename(tmp_path / "moved")  # as if the last part had not run
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    assert j5.osc_harvest(store, partial) == 42
+    assert table_osc_grid(partial).count("· ") == 3 * 3  # 3 orders × 3 metrics lack conservative at 98 %

@@ -7,7 +7,9 @@ of the paper's Table 1. See docs/backfill.md, "Unfairness metrics".
 
 * `fair_start_times` replays "what if no later job had arrived" for every job with the engine's stepping core
   (`fairsched.backfill.engine.BackfillSimulator`): ONE main run pauses at each arrival, its live state is
-  forked into one reused scratch simulator, and each what-if stops as soon as the job has started.
+  forked into one reused scratch simulator, and each what-if stops as soon as the job has started;
+  `fair_start_times_both` gives the strict and the relaxed ones together, sharing the replays under
+  conservative backfilling (one replay per job instead of two).
 * `resource_equality` is a pure function of a schedule table (``job, submit, start, end, procs``), so it also
   measures the schedule a trace recorded (real wait times).
 * `unfairness_summary`, `fst_unfairness`, `width_bin`, `by_width` turn per-job values into the paper's figures
@@ -33,7 +35,7 @@ from fairsched.backfill.jobs import BackfillJobs
 from fairsched.backfill.metrics import WIDTH_BINS as WIDTH_BINS  # re-exported (module docstring)
 from fairsched.backfill.metrics import by_width as by_width
 from fairsched.backfill.metrics import width_bin as width_bin
-from fairsched.backfill.view import BackfillRule, QueueOrder
+from fairsched.backfill.view import N_QUEUE, BackfillRule, QueueOrder
 from fairsched.errors import ConfigError
 
 PROGRESS_STEPS = 200  # `fair_start_times` reports progress this many times at most (every 0.5 %)
@@ -121,6 +123,84 @@ def fair_start_times(jobs: BackfillJobs, *, order: str | QueueOrder, backfill: s
     if progress is not None:
         progress(jobs.n_jobs, jobs.n_jobs)
     return fst
+
+
+def fair_start_times_both(jobs: BackfillJobs, *, order: str | QueueOrder, backfill: str | BackfillRule,
+                          schedule: pd.DataFrame | None = None,
+                          progress: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Strict and relaxed fair start times of every job together: ``(strict, relaxed)``, each int64 in job order.
+
+    The same values as ``fair_start_times(..., kind="strict")`` and ``kind="relaxed"`` (same parameters), in
+    less time under conservative backfilling, where one what-if serves two of them. Let S_j be the state of the
+    run just before j's submission (``run(pause_before=j)``):
+
+    * the strict what-if of job j − 1 replays the events after its submission with no later arrival; until j
+      arrives the real run does the same, so from S_j on it is "S_j, then no more submissions": if j − 1 has
+      started by then, its real start is its strict FST;
+    * the relaxed what-if of job j is S_j, the pass that j's arrival triggers without j (none under
+      conservative, `_fairness_kernels.arrival_pass`), then no more submissions until the queue is empty:
+      the same replay, continued. It passes through the start of j − 1 (which waits in that queue), so one
+      replay from S_j gives the strict FST of j − 1, then, once the queue has emptied and j is injected, the
+      relaxed FST of j;
+    * when no job waits at S_j, the relaxed what-if of j is its strict one (`fair_start_times`), found at the
+      next step; the strict FST of the last job is its real start.
+
+    Other backfilling rules run a pass at j's arrival, so the two replays differ: they are computed apart.
+
+    Parameters
+    ----------
+    jobs, order, backfill, schedule : as in `fair_start_times`.
+    progress : optional ``progress(jobs_done, n_jobs)``, as in `fair_start_times` (one sweep over the jobs).
+
+    Returns
+    -------
+    (strict, relaxed) : two np.ndarray of int64. Complexity under conservative: one replay per job, from its
+    arrival until the queue it found has emptied and it has started; the strict replays are shared.
+
+    Examples
+    --------
+    >>> jobs = BackfillJobs.from_arrays(submit=[0, 0, 10, 20], run=[40, 40, 50, 80], procs=[5, 3, 9, 2],
+    ...                                 requested=[100, 100, 50, 80], n_processors=10)
+    >>> [a.tolist() for a in fair_start_times_both(jobs, order="fcfs", backfill="conservative")]
+    [[0, 0, 40, 20], [0, 0, 40, 90]]
+    """
+    sim = BackfillSimulator(jobs, order, backfill)
+    if sim.backfill.reservations != -1:
+        return tuple(fair_start_times(jobs, order=order, backfill=backfill, kind=kind, schedule=schedule,
+                                      progress=progress) for kind in FST_KINDS)  # type: ignore[return-value]
+    if schedule is not None:
+        reference = BackfillSimulator(jobs, order, backfill)
+        reference.run()
+        _check_same_run(schedule, reference)
+    scratch = BackfillSimulator(jobs, order, backfill)
+    n = jobs.n_jobs
+    strict = np.full(n, -1, dtype=np.int64)
+    relaxed = np.full(n, -1, dtype=np.int64)
+    alone = np.zeros(n, dtype=bool)  # no job waited at its arrival: relaxed = strict
+    every = max(1, n // PROGRESS_STEPS)
+    for job in range(n):
+        if progress is not None and job % every == 0:
+            progress(job, n)
+        sim.run(pause_before=job)  # S_job
+        earlier = job - 1
+        if earlier >= 0 and sim.start_time(earlier) is not None:
+            strict[earlier] = sim.start_time(earlier)
+        if earlier < 0 or sim.clock[N_QUEUE] == 0:
+            alone[job] = True
+            continue
+        what_if = sim.fork(into=scratch)
+        if strict[earlier] < 0:  # not started, so it waits
+            strict[earlier] = what_if.run_until_started(earlier, submit_limit=job)
+        what_if.run_until_queue_empty(submit_limit=job)
+        start = what_if.inject(job)
+        relaxed[job] = start if start is not None else what_if.run_until_started(job, submit_limit=job)
+    if n:
+        sim.run()
+        strict[n - 1] = sim.start_time(n - 1)
+    relaxed[alone] = strict[alone]
+    if progress is not None:
+        progress(n, n)
+    return strict, relaxed
 
 
 def _strict_what_if(sim: BackfillSimulator, scratch: BackfillSimulator, job: int) -> int:

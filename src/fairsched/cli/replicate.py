@@ -29,16 +29,24 @@ def _out(what: str) -> Any:
 @replicate_app.command("jsspp05")
 def replicate_jsspp05_command(
     quick: Annotated[bool, typer.Option(help="CTC-SP2 and SDSC-BLUE at 80 % and 95 % load only.")] = False,
+    grid: Annotated[str, typer.Option(help="paper: the paper's traces (CTC-SP2, SDSC-BLUE, SDSC-SP2, OSC); osc: "
+                                      "the whole grid on OSC alone (45 simulations, long).")] = "paper",
     workers: Workers = 1, traces: Traces = None,
     subset_size: Annotated[int, typer.Option(min=2, help="Jobs per trace (the first ones).")] = 5000,
     out: Annotated[Path, _out("the simulations")] = Path("results/jsspp05"),
     executor: Executor = "local", scheduler: Scheduler = None, as_json: Json = False,
 ) -> None:
     """Replicate JSSPP'05 (Sabin & Sadayappan): 3 orders x 3 reservation depths x 5 loads per trace."""
+    from fairsched.errors import ConfigError
     from fairsched.replicate import jsspp05
     from fairsched.report.backfill import jsspp05_json, jsspp05_renderable, write_jsspp05_outputs
 
-    make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config
+    if grid not in jsspp05.GRIDS:
+        raise ConfigError(f"--grid {grid}: choose one of {', '.join(jsspp05.GRIDS)}")
+    if quick and grid != "paper":
+        raise ConfigError(f"--quick shortens the paper's grid only; drop --quick or --grid {grid}")
+    make = jsspp05.JSSPP05Config.quick if quick else jsspp05.JSSPP05Config.osc if grid == "osc" else \
+        jsspp05.JSSPP05Config
     config = make(traces_dir=traces, subset_size=subset_size, workers=workers, executor=executor,
                   scheduler=scheduler, **store_fields(out))
     job, result = _replicate(jsspp05.run, config, write_jsspp05_outputs, out, as_json,

@@ -13,9 +13,11 @@ from fairsched.replicate._common import SPECS_DIR, default_traces_dir
 from fairsched.replicate.jsspp05.paper import (
     ALL_WIDTHS,
     DEPTHS,
+    GRIDS,
     LOADS,
     METRICS,
     ORDERS,
+    OSC_GRID,
     PAPER_TABLE1,
     PAPER_TABLE2,
     QUICK_LOADS,
@@ -36,7 +38,7 @@ from fairsched.replicate.jsspp05.replication import (
     trace_paths,
 )
 
-__all__ = ["ALL_WIDTHS", "DEPTHS", "LOADS", "METRICS", "ORDERS", "PAPER_TABLE1", "PAPER_TABLE2", "QUICK_LOADS",
-           "QUICK_TRACES", "SPECS_DIR", "SUBSET_SCHEMES", "TRACES", "WIDTH_LOADS", "JSSPP05Config", "JSSPP05Result",
-           "arrival_subsets", "check_config", "default_traces_dir", "run", "spearman_rho", "subset_correlations",
-           "sweep_spec", "trace_paths"]
+__all__ = ["ALL_WIDTHS", "DEPTHS", "GRIDS", "LOADS", "METRICS", "ORDERS", "OSC_GRID", "PAPER_TABLE1", "PAPER_TABLE2",
+           "QUICK_LOADS", "QUICK_TRACES", "SPECS_DIR", "SUBSET_SCHEMES", "TRACES", "WIDTH_LOADS", "JSSPP05Config",
+           "JSSPP05Result", "arrival_subsets", "check_config", "default_traces_dir", "run", "spearman_rho",
+           "subset_correlations", "sweep_spec", "trace_paths"]

@@ -15,13 +15,18 @@ Four steps, each writing CSV files to ``docs/replication/data`` (``jsspp05_*.csv
   `fairsched.replicate.jsspp05.cell.Config`);
 * ``cost`` (one process): the fair-start-time cost model — FCFS at every load and depth on the three traces,
   with the CPU and wall seconds of the simulation and of the strict and relaxed what-ifs, and the model's work
-  W = Σ_j E_j Q_j (`whatif_work`).
+  W = Σ_j E_j Q_j (`whatif_work`);
+* ``osc``: the OSC grid — `fairsched.replicate.jsspp05.run` on OSC alone (`OSC_GRID`, 45 simulations, the
+  conservative ones first), its overall and by-width rows, simulations and Table 2 per scheme
+  (``jsspp05_osc_*.csv``); ``fairsched replicate jsspp05 --grid osc`` runs the same simulations. ``--store DIR``
+  keeps its sweep, so an interrupted run resumes.
 
 Each step's wall and CPU seconds (this process and its workers), the load average around it, the date and the
 commit go to ``jsspp05_steps.csv`` (the doc renders them; the machine may be shared, so CPU is the figure to
 compare). Regenerate::
 
     python -m fairsched.replicate.jsspp05.ablations table1 full ctc cost --out docs/replication/data
+    python -m fairsched.replicate.jsspp05.ablations osc --out docs/replication/data --store DIR
     python -m fairsched.replicate._doc_tables docs/replication/jsspp05.md
 """
 
@@ -32,6 +37,7 @@ import os
 import platform
 import resource
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -59,8 +65,8 @@ from fairsched.replicate.jsspp05.replication import arrival_subsets, rows_by_wid
 from fairsched.workload.clean import clean
 from fairsched.workload.swf import read_swf
 
-__all__ = ["CTC_VARIANTS", "SCHEMES", "STEPS", "cleaning_report", "cost_run", "ctc_run", "full_run", "main",
-           "spearman_schemes", "table1_windows", "whatif_work"]
+__all__ = ["CTC_VARIANTS", "OSC_PARTS", "SCHEMES", "STEPS", "cleaning_report", "cost_run", "ctc_run", "full_run",
+           "main", "osc_harvest", "osc_run", "spearman_schemes", "table1_windows", "whatif_work"]
 
 FULL_TRACES = ("CTC-SP2", "SDSC-BLUE", "SDSC-SP2")
 CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jsspp05_cell.Config`
@@ -69,8 +75,13 @@ CTC_VARIANTS: tuple[tuple[str, Mapping[str, Any]], ...] = (  # overrides of `jss
     ("338 processors, jobs 1,001-6,000", {"skip_jobs": 1000}),
     ("430 processors, jobs 1,001-6,000", {"processors": 430, "skip_jobs": 1000}),
 )
+# The OSC grid in parts, cheapest first (`osc_run`): name -> overrides of `JSSPP05Config.osc`.
+OSC_PARTS: tuple[tuple[str, Mapping[str, Any]], ...] = (
+    ("no-guarantee and easy", {"depths": ("no-guarantee", "easy")}),
+    *((f"conservative {round(100 * load)}", {"depths": ("conservative",), "loads": (load,)}) for load in LOADS),
+)
 CAP_QUANTILE = 0.99
-STEPS: tuple[str, ...] = ("table1", "full", "ctc", "cost")
+STEPS: tuple[str, ...] = ("table1", "full", "ctc", "cost", "osc")
 
 
 def _cap(values: np.ndarray) -> np.ndarray:
@@ -179,6 +190,62 @@ def full_run(traces_dir: Path, out: Path, workers: int = 2) -> None:
     write_csv(spearman_schemes(quick), out / "jsspp05_quick_spearman.csv")
 
 
+def osc_run(traces_dir: Path, out: Path, workers: int = 2, store: Path | None = None, *,
+            subset_size: int = 5000) -> None:
+    """The OSC grid (`OSC_GRID`: 3 orders × 3 depths × 5 loads on OSC's first 5,000 jobs), cheapest parts first:
+    no-guarantee and EASY at every load, then conservative load by load (`OSC_PARTS`).
+
+    After each part, the rows and simulations of every finished part are written (``jsspp05_osc_rows.csv``,
+    ``jsspp05_osc_simulations.csv``) with that part's wall and CPU seconds (``jsspp05_osc_parts.csv``), so an
+    interrupted grid leaves a labelled partial result; Table 2 (``jsspp05_osc_spearman.csv``, every scheme)
+    needs all 45 simulations and is written at the end. `store` keeps each part's sweep (None: temporary
+    directories), so a rerun resumes where it stopped.
+    """
+    from fairsched._io import write_csv
+
+    rows, simulations, parts, per_job = [], [], [], {}
+    for name, overrides in OSC_PARTS:
+        commit, wall, cpu = _commit(), time.perf_counter(), _cpu_seconds()
+        config = JSSPP05Config.osc(traces_dir=traces_dir, workers=workers, subset_size=subset_size, **overrides,
+                                   store=None if store is None else store / name.replace(" ", "-"))
+        result = run(config)
+        rows.append(result.rows)
+        simulations.append(result.simulations)
+        per_job |= result.per_job
+        parts.append({"part": name, "simulations": len(result.simulations), "wall_s": time.perf_counter() - wall,
+                      "cpu_s": _cpu_seconds() - cpu, "workers": workers, "load_after": round(os.getloadavg()[0], 2),
+                      "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit})
+        write_csv(pd.concat(rows, ignore_index=True), out / "jsspp05_osc_rows.csv")
+        write_csv(pd.concat(simulations, ignore_index=True), out / "jsspp05_osc_simulations.csv")
+        write_csv(pd.DataFrame.from_records(parts), out / "jsspp05_osc_parts.csv")
+    keys = [("OSC", load, order, depth) for load in LOADS for order in ORDERS for depth in DEPTHS]
+    write_csv(spearman_schemes({key: per_job[key] for key in keys}), out / "jsspp05_osc_spearman.csv")
+
+
+def osc_harvest(store: Path, out: Path) -> int:
+    """The finished simulations of an interrupted or running `osc_run` (its ``--store``), cell by cell: writes
+    ``jsspp05_osc_rows.csv`` and ``jsspp05_osc_simulations.csv`` for them (in the grid's order) and returns how
+    many there are. A partial grid, to be labelled as such; `osc_run` rewrites both files when a part ends."""
+    from fairsched._io import write_csv
+    from fairsched.replicate.jsspp05.replication import _SIMULATION_FIGURES, _read_cells
+    from fairsched.sweep.results import load_rows
+
+    cells = {}
+    for name, _ in OSC_PARTS:
+        folder = store / name.replace(" ", "-")
+        if (folder / "manifest.json").is_file():
+            cells |= _read_cells(load_rows(folder)[0])
+    keys = [("OSC", load, order, depth) for load in LOADS for order in ORDERS for depth in DEPTHS
+            if ("OSC", load, order, depth) in cells]
+    if keys:
+        rows = rows_by_width(keys, {key: cells[key].per_job for key in keys}, {"OSC": cells[keys[0]].procs})
+        write_csv(rows, out / "jsspp05_osc_rows.csv")
+        write_csv(pd.DataFrame([{"trace": key[0], "load": key[1], "order": key[2], "backfill": key[3],
+                                 **{name: cells[key].figures[name] for name in _SIMULATION_FIGURES}}
+                                for key in keys]), out / "jsspp05_osc_simulations.csv")
+    return len(keys)
+
+
 def whatif_work(schedule: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The cost model's terms per job of a run (`schedule` in job order): Q_j, the jobs waiting right after j
     arrives (j included when it waits), and E_j, the completions between j's arrival and its start.
@@ -269,17 +336,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("docs/replication/data"))
     parser.add_argument("--traces", type=Path, default=None)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--store", type=Path, default=None, help="keep the osc step's sweep here (resumable)")
+    parser.add_argument("--harvest", action="store_true", help="only write the osc rows of the simulations "
+                        "finished in --store (a partial grid) and stop")
     args = parser.parse_args(argv)
+    if args.harvest:
+        sys.stdout.write(f"{osc_harvest(args.store, args.out)} of 45 OSC simulations finished\n")
+        return
     traces = args.traces if args.traces is not None else default_traces_dir()
     runs: dict[str, Callable[[], object]] = {
         "table1": lambda: (write_csv(table1_windows(traces), args.out / "jsspp05_table1.csv"),
                            write_csv(cleaning_report(traces), args.out / "jsspp05_clean.csv")),
         "full": lambda: full_run(traces, args.out, args.workers), "ctc": lambda: ctc_run(traces, args.out),
-        "cost": lambda: cost_run(traces, args.out)}
+        "cost": lambda: cost_run(traces, args.out),
+        "osc": lambda: osc_run(traces, args.out, args.workers, args.store)}
     for step in STEPS:
         if step in args.steps:
             _record_step(step, runs[step], args.out / "jsspp05_steps.csv",
-                         workers=args.workers if step == "full" else 1)
+                         workers=args.workers if step in ("full", "osc") else 1)
 
 
 def _cpu_seconds() -> float:

@@ -99,9 +99,8 @@ def run(config: Config, seed: int = 0, *, progress: ProgressCallback | None = No
     schedule = simulate(jobs, order=config.order, backfill=config.backfill).schedule
     start = schedule["start"].to_numpy(np.float64)
     per_job = {}
-    for kind in ("strict", "relaxed"):
-        fst = fairness.fair_start_times(jobs, order=config.order, backfill=config.backfill, kind=kind,
-                                        schedule=schedule)
+    both = fairness.fair_start_times_both(jobs, order=config.order, backfill=config.backfill, schedule=schedule)
+    for kind, fst in zip(fairness.FST_KINDS, both, strict=True):
         per_job[f"fst_{kind}"] = np.maximum(start - np.asarray(fst, dtype=np.float64), 0.0)
     deficit = fairness.resource_equality(schedule, jobs.n_processors)["deficit"].to_numpy(np.float64)
     per_job["re"] = np.maximum(deficit, 0.0)

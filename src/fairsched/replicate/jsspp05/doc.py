@@ -12,7 +12,16 @@ import pandas as pd
 
 from fairsched.backfill.fairness import WIDTH_BINS
 from fairsched.replicate._doc_format import fmt, markdown_table
-from fairsched.replicate.jsspp05.paper import ALL_WIDTHS, DEPTHS, METRICS, PAPER_TABLE2, QUICK_LOADS, QUICK_TRACES
+from fairsched.replicate.jsspp05.paper import (
+    ALL_WIDTHS,
+    DEPTHS,
+    LOADS,
+    METRICS,
+    ORDERS,
+    PAPER_TABLE2,
+    QUICK_LOADS,
+    QUICK_TRACES,
+)
 
 __all__ = ["RATIO_PAIRS", "TABLES", "overall", "pair_ratios"]
 
@@ -158,10 +167,47 @@ def table_osc(data: Path) -> str:
 
 
 
+def table_osc_grid(data: Path) -> str:
+    """The OSC grid (``jsspp05_osc_rows.csv``, the ``osc`` step): overall unfairness per load and order,
+    no-guarantee / EASY / conservative, each metric; a simulation not run (yet) shows as ``·``."""
+    path = data / "jsspp05_osc_rows.csv"
+    frame = overall(pd.read_csv(path, dtype={"width": str})) if path.is_file() else None
+    rows = []
+    for load in LOADS:
+        for order in ORDERS:
+            cells = []
+            for metric in METRICS:
+                values = {} if frame is None else frame[(frame["load"] == load) & (frame["order"] == order)
+                                                        & (frame["metric"] == metric)].set_index("backfill")["value"]
+                cells.append(" / ".join(fmt(values[d], 0) if d in values else "·" for d in DEPTHS))
+            rows.append((f"{round(100 * load)} %", order.upper(), *cells))
+    return markdown_table(("load", "order", "strict FST (s)", "relaxed FST (s)", "resource equality (processor-s)"),
+                          rows, "llrrr")
+
+
+def table_osc_parts(data: Path) -> str:
+    """The parts of the OSC grid that finished (``jsspp05_osc_parts.csv``): simulations, wall and CPU minutes
+    (the workers included), the load average at the end, date and commit."""
+    path = data / "jsspp05_osc_parts.csv"
+    if not path.is_file():
+        return "No part of the OSC grid has finished yet.\n"
+    frame = pd.read_csv(path, dtype={"commit": str})
+    rows = [(r.part, int(r.simulations), fmt(r.wall_s / 60, 1), fmt(r.cpu_s / 60, 1), fmt(r.load_after, 1), r.date,
+             r.commit) for r in frame.itertuples()]
+    rows.append(("all finished parts", int(frame["simulations"].sum()), fmt(frame["wall_s"].sum() / 60, 1),
+                 fmt(frame["cpu_s"].sum() / 60, 1), "", "", ""))
+    return markdown_table(("part", "simulations", "wall (min)", "CPU (min)", "load average after", "finished",
+                           "commit"), rows, "lrrrrll")
+
+
 TABLES = {"jsspp05-table1": table_table1, "jsspp05-overall": table_overall,
           "jsspp05-quick-overall": lambda d: table_overall(d, loads=QUICK_LOADS),
           "jsspp05-spearman": table_spearman,
           "jsspp05-quick-spearman": lambda d: table_spearman(d, "jsspp05_quick_spearman.csv"),
           "jsspp05-ctc": table_ctc, "jsspp05-ratios": table_ratios,
-          "jsspp05-cost": table_cost, "jsspp05-osc": table_osc}
+          "jsspp05-cost": table_cost, "jsspp05-osc": table_osc, "jsspp05-osc-grid": table_osc_grid,
+          "jsspp05-osc-parts": table_osc_parts,
+          "jsspp05-osc-spearman": lambda d: (table_spearman(d, "jsspp05_osc_spearman.csv")
+                                             if (d / "jsspp05_osc_spearman.csv").is_file()
+                                             else "Table 2 needs the whole grid (45 simulations); not run yet.\n")}
 

@@ -104,6 +104,13 @@ def _osc_grid(what: str) -> Any:
     return render
 
 
+def _osc_done(data: Path) -> str:
+    """How many of the OSC grid's 45 simulations have rows in ``jsspp05_osc_simulations.csv`` (the ``osc`` step,
+    or ``osc --harvest`` of an unfinished one)."""
+    path = data / "jsspp05_osc_simulations.csv"
+    return str(len(pd.read_csv(path)) if path.is_file() else 0)
+
+
 def _range(pair: str, metric: str, *, traces: tuple[str, ...] | None = None, digits: int = 2,
            lower_percent: bool = False) -> Any:
     """``low–high`` of a ratio of the ratio table over the loads of `traces` (None: every trace of the full run);
@@ -444,6 +451,7 @@ VALUES = {
     "jsspp05-osc-grid-ratio": _osc_grid("ratio"),
     "jsspp05-osc-grid-c": _osc_grid("c"),
     "jsspp05-osc-grid-jobs": _osc_grid("jobs"),
+    "jsspp05-osc-done": _osc_done,
     "jsspp05-cost-c-conservative": _cost_constant("conservative"),
     "jsspp05-cost-share-conservative": _cost_share("conservative"),
     "jsspp05-step-full-wall": _step("full", "wall_s"),

@@ -30,6 +30,10 @@ WIDTH_LOADS: tuple[float, ...] = (0.80, 0.95)  # the paper's "medium" and "high"
 # --quick: the two traces the paper shows, at its medium and high loads (18 simulations per trace).
 QUICK_TRACES: tuple[str, ...] = ("CTC-SP2", "SDSC-BLUE")
 QUICK_LOADS: tuple[float, ...] = WIDTH_LOADS
+# --grid osc: the full grid (3 orders × 3 depths × 5 loads) on OSC alone, the trace the paper names but whose
+# conservative what-ifs cost the most (docs/replication/jsspp05.md, "OSC").
+OSC_GRID: tuple[str, ...] = ("OSC",)
+GRIDS: tuple[str, ...] = ("paper", "osc")
 ALL_WIDTHS = "all"
 SUBSET_SCHEMES: tuple[str, ...] = ("interleaved", "blocks")
 # JSSPP'05 Table 1 (jobs per width bin), as printed; "SDSC" is SDSC Blue (the trace §4 says it shows, beside CTC).
@@ -80,6 +84,11 @@ class JSSPP05Config(SweepOptions):
     def quick(cls, **overrides: Any) -> JSSPP05Config:
         """``--quick``: CTC-SP2 and SDSC-BLUE at 80 % and 95 % only (`QUICK_TRACES`, `QUICK_LOADS`)."""
         return cls(**{"traces": QUICK_TRACES, "loads": QUICK_LOADS, **overrides})
+
+    @classmethod
+    def osc(cls, **overrides: Any) -> JSSPP05Config:
+        """``--grid osc``: every load, order and depth on OSC alone (`OSC_GRID`, 45 simulations)."""
+        return cls(**{"traces": OSC_GRID, **overrides})
 
 
 def check_config(config: JSSPP05Config) -> None:
