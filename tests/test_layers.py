@@ -12,7 +12,8 @@ layer rooms                                                       what they hold
       ``_kernels``, ``_shapley_kernels``, ``seeds``                 names they hold, shared kernels, the named
                                                                   random streams
 1     ``workload``                                                 traces and job tables
-2     ``scenario``, ``shapley``, ``fairshare``                     organizations and what they are owed
+2     ``scenario``, ``machine_split``, ``shapley``,               organizations, their machines and what
+      ``fairshare``                                                they are owed
 3     ``online``, ``backfill``, ``mosp``, ``openshop``            the four models, never importing one another
 4     ``audit``, ``sweep``, ``replicate``, ``slurm``, ``whatif``   built on the models' front doors
 5     ``report``                                                   renders and writes results
@@ -50,7 +51,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(("fairsched", "errors", "_io", "_contract", "_registry", "_names", "_validation", "_kernels",
                      "_shapley_kernels", "seeds"), 0),
     "workload": 1,
-    **dict.fromkeys(("scenario", "shapley", "fairshare"), 2),
+    **dict.fromkeys(("scenario", "machine_split", "shapley", "fairshare"), 2),
     **dict.fromkeys(MODELS, 3),
     **dict.fromkeys(("audit", "sweep", "replicate", "slurm", "whatif"), 4),
     "report": 5,
