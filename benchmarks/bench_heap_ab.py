@@ -33,10 +33,8 @@ The document (``--save``: the record of ``benchmarks/run_all.py``) is rendered i
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
@@ -44,6 +42,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from run_all import provenance  # benchmarks/ is sys.path[0] when a script runs
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parents[1]
@@ -221,19 +221,10 @@ def main(argv: list[str] | None = None) -> None:
         command += ["--profile-before", args.profile_before]
     if groups != list(GROUPS):
         command += ["--groups", ",".join(groups)]
-    record = {
-        "benchmark": "heap_ab",
-        "command": command + (["--rounds", str(args.rounds)] if args.rounds != 3 else []),
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _git("rev-parse", "--short", "HEAD"),
-        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no")),
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "wall_s": round(time.perf_counter() - started, 2),
-        "cpu_s": round(done.ru_utime - usage.ru_utime + done.ru_stime - usage.ru_stime, 2),
-        "result": {"rounds": args.rounds, "cases": rows},
-    }
+    record = provenance("heap_ab", command + (["--rounds", str(args.rounds)] if args.rounds != 3 else []),
+                        load_before, time.perf_counter() - started,
+                        done.ru_utime - usage.ru_utime + done.ru_stime - usage.ru_stime)
+    record["result"] = {"rounds": args.rounds, "cases": rows}
     text = json.dumps(record, indent=1) + "\n"
     if args.save is None:
         print(text, end="")

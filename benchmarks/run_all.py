@@ -73,24 +73,31 @@ def run_one(name: str) -> dict[str, Any]:
     done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    record: dict[str, Any] = {
-        "benchmark": name,
-        "command": ["python", f"benchmarks/{script.name}", *RUNS.get(name, ())],
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _git("rev-parse", "--short", "HEAD"),
-        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no")),
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "wall_s": round(wall, 2),
-        "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 2),
-    }
+    record = provenance(name, ["python", f"benchmarks/{script.name}", *RUNS.get(name, ())], load_before, wall,
+                        (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
     if done.returncode != 0:
         return {**record, "error": done.stderr.strip().splitlines()[-1:]}
     try:
         return {**record, "result": parse_output(done.stdout)}
     except ValueError as error:  # a malformed line too: json.JSONDecodeError is a ValueError
         return {**record, "error": [str(error)]}
+
+
+def provenance(benchmark: str, command: list[str], load_before: tuple[float, float, float], wall_s: float,
+               cpu_s: float) -> dict[str, Any]:
+    """The context every saved measurement carries: what ran, when, at which commit, on what, under what load."""
+    return {
+        "benchmark": benchmark,
+        "command": command,
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": _git("rev-parse", "--short", "HEAD"),
+        "uncommitted_changes": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "wall_s": round(wall_s, 2),
+        "cpu_s": round(cpu_s, 2),
+    }
 
 
 def _git(*args: str) -> str:
