@@ -84,6 +84,11 @@ def test_one_pass_sets_nice_values_that_squeue_shows_and_stopping_gives_them_bac
         accounts: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
     cluster = accounts
     monkeypatch.setenv("SLURM_CONF", str(cluster.slurm_conf))
+    # steer warms the game's kernels up itself before its first pass; done here first, so that a cold compile
+    # (minutes on a clean clone while the other test worker runs) is not spent inside the 60 s wait below
+    from fairsched.slurm.steer_decide import warm_up
+
+    warm_up()
     began = time.time()
     big = _sbatch(cluster, "steer_a", cluster.config.total_cpus, 120)
     _wait("the big job running", lambda: _run(cluster, "squeue", "-h", "-j", big, "-o", "%T").strip() == "RUNNING")
