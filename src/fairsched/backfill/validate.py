@@ -234,21 +234,48 @@ def _tick_times(rows: _JobRows, calc_period: int, name: str = "calc_period") -> 
     return np.arange(first, int(rows.end.max()) + 1, int(calc_period), dtype=np.int64)
 
 
+def _event_times(rows: _JobRows, ticks: np.ndarray | None,
+                 passes: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct event times (submissions, ends, and the ticks and passes given) and the jobs (indices)
+    whose start is not one of them.
+
+    The tick and pass grids are long (a pass every 30 s over two years: 2 million times) and already sorted, so
+    they are merged with the submit and end times by one sort of the concatenation and one pass dropping
+    repeats, and the starts are looked up by binary search: O(E log E) on the E event times, where repeated
+    ``np.union1d`` and ``np.isin`` hash the long arrays again at each step (seconds per schedule). Same result
+    as `_event_times_naive` (tests/test_backfill_validate.py).
+    """
+    events = np.concatenate([rows.submit, rows.end, *(grid for grid in (ticks, passes) if grid is not None)])
+    if not events.size:
+        return events, np.zeros(0, np.int64)
+    events.sort()
+    events = events[np.concatenate(([True], events[1:] != events[:-1]))]
+    at = np.minimum(np.searchsorted(events, rows.start), events.size - 1)
+    return events, np.flatnonzero(events[at] != rows.start)
+
+
+def _event_times_naive(rows: _JobRows, ticks: np.ndarray | None,
+                       passes: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Slow twin of `_event_times` (the validator's code before it): repeated ``np.union1d`` and ``np.isin``."""
+    events = np.union1d(rows.submit, rows.end)
+    for grid in (ticks, passes):
+        if grid is not None:
+            events = np.union1d(events, grid)
+    return events, np.flatnonzero(~np.isin(rows.start, events))
+
+
 def _check_queue_rules(rows: _JobRows, jobs: BackfillJobs, order: str, backfill: str, findings: Findings,
                        ticks: np.ndarray | None = None, passes: np.ndarray | None = None) -> None:
     """Starts at event times; the head (no-guarantee: any waiting job) never fits after the last pass at an
     event time; without backfilling, no start ahead of a better-ranked job that waited before. Ticked orders
     (`ticks` given): ticks are event times, and the head is replaced by the widest waiting job. The slurm rule
     (`passes`, its backfill pass grid): pass times are event times too."""
-    events = np.union1d(rows.submit, rows.end)
+    events, off = _event_times(rows, ticks, passes)
     where = "no job is submitted or ends"
     if ticks is not None:
-        events = np.union1d(events, ticks)
         where += " and no tick falls"
     if passes is not None:
-        events = np.union1d(events, passes)
         where += " and no backfill pass runs"
-    off = np.flatnonzero(~np.isin(rows.start, events))
     findings.add(off.size, lambda i: f"job {rows.job[off[i]]} (row {rows.row[off[i]]}) starts at t={rows.start[off[i]]}"
                                      f", where {where}: passes run only after those events",
                  "starts between events")
@@ -288,6 +315,7 @@ def _ranks_before(a, b, t, order, submit, req):  # pragma: no cover - jit
 
 
 _N_WAIT, _I_SUB, _I_START, _I_END, _USED, _HEAD = range(6)  # cursor fields of the queue sweep
+_T_MIN, _T_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 
 
 @njit(cache=True)
@@ -350,13 +378,30 @@ def _scan_waiting(t, cur, waiting, submit, start, procs, req, order, full_scan, 
 
 
 @njit(cache=True)
+def _next_change(cur, submit, start, end, by_start, by_end):  # pragma: no cover - jit
+    """The first time after the sweep's state at which a job is submitted, starts or ends (_T_MAX: none)."""
+    n = submit.size
+    nxt = _T_MAX
+    if cur[_I_SUB] < n:
+        nxt = min(nxt, submit[cur[_I_SUB]])
+    if cur[_I_START] < n:
+        nxt = min(nxt, start[by_start[cur[_I_START]]])
+    if cur[_I_END] < n:
+        nxt = min(nxt, end[by_end[cur[_I_END]]])
+    return nxt
+
+
+@njit(cache=True)
 def _queue_sweep_kernel(events, submit, start, end, procs, req, by_start, by_end, n_procs, order, any_fit,
-                        no_backfill, max_out):  # pragma: no cover - jit
+                        no_backfill, max_out, reuse=True):  # pragma: no cover - jit
     """Sweep the event times; at each t after its last event: waiting = {submit <= t < start}, free = P - used.
 
     Reports (t, job) where the best-ranked waiting job (any_fit: the narrowest) fits, and, when no_backfill,
     (t, job j started at t, job k waiting since before t and ranked before j). Returns counts and the first
-    `max_out` of each. O(events) for FCFS without any_fit (the head is a pointer), else O(events × queue).
+    `max_out` of each. O(events) for FCFS without any_fit (the head is a pointer), else O(changes × queue +
+    events): between two submissions, starts or ends (the changes) the state is the same, and so is the finding
+    at the ticks and passes in between (each reported at its own time) unless the order depends on t (LXF).
+    ``reuse=False`` evaluates every event time afresh (the slow twin, tests/test_backfill_validate.py).
     """
     n = submit.size
     waiting, slot, began = np.empty(n, np.int64), np.full(n, -1, np.int64), np.empty(n, np.int64)
@@ -364,19 +409,26 @@ def _queue_sweep_kernel(events, submit, start, end, procs, req, by_start, by_end
     fit_t, fit_j = np.empty(max_out, np.int64), np.empty(max_out, np.int64)
     jump_t, jump_j, jump_k = np.empty(max_out, np.int64), np.empty(max_out, np.int64), np.empty(max_out, np.int64)
     n_fit = n_jump = 0
+    probe, fits = -1, False
+    same_until = _T_MIN  # the event times before it find the state of the last one evaluated
     for t in events:
-        n_began = _advance_queue_sweep(t, cur, waiting, slot, began, submit, start, end, procs, by_start, by_end)
-        best, earlier, narrow = _scan_waiting(t, cur, waiting, submit, start, procs, req, order, any_fit, no_backfill)
-        probe = narrow if any_fit else best
-        if probe >= 0 and procs[probe] <= n_procs - cur[_USED]:
+        if t >= same_until:
+            n_began = _advance_queue_sweep(t, cur, waiting, slot, began, submit, start, end, procs, by_start, by_end)
+            best, earlier, narrow = _scan_waiting(t, cur, waiting, submit, start, procs, req, order, any_fit,
+                                                  no_backfill)
+            probe = narrow if any_fit else best
+            fits = probe >= 0 and procs[probe] <= n_procs - cur[_USED]
+            for b in range(n_began if no_backfill and earlier >= 0 else 0):
+                if _ranks_before(earlier, began[b], t, order, submit, req):
+                    if n_jump < max_out:
+                        jump_t[n_jump], jump_j[n_jump], jump_k[n_jump] = t, began[b], earlier
+                    n_jump += 1
+            if reuse and order != 2:
+                same_until = _next_change(cur, submit, start, end, by_start, by_end)
+        if fits:
             if n_fit < max_out:
                 fit_t[n_fit], fit_j[n_fit] = t, probe
             n_fit += 1
-        for b in range(n_began if no_backfill and earlier >= 0 else 0):
-            if _ranks_before(earlier, began[b], t, order, submit, req):
-                if n_jump < max_out:
-                    jump_t[n_jump], jump_j[n_jump], jump_k[n_jump] = t, began[b], earlier
-                n_jump += 1
     k, m = min(n_fit, max_out), min(n_jump, max_out)
     return n_fit, fit_t[:k], fit_j[:k], n_jump, jump_t[:m], jump_j[:m], jump_k[:m]
 
