@@ -22,6 +22,7 @@ import heapq
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from fairsched.audit.log import NEVER, Recorded
 from fairsched.backfill import BackfillJobs, BackfillSimulator
@@ -39,9 +40,12 @@ def fair_start_times(recorded: Recorded, n_cpus: int, *, sample: int = 0,
     then unbiased estimates (Horvitz-Thompson) of the counts over all jobs.
     """
     n = recorded.jobs.shape[0]
-    needs = np.zeros(n, dtype=bool)
-    _sweep(recorded, n_cpus, lambda j, t, running, waiting: needs.__setitem__(j, True), None)
-    slow = np.flatnonzero(needs)
+    submit, start, run, cpus, estimate = (recorded.column(c).astype(np.int64)
+                                          for c in ("submit", "start", "run", "cpus", "estimate"))
+    end = np.where(start < NEVER, start + np.maximum(run, 1), NEVER)
+    order = np.lexsort((np.arange(n), submit))
+    kind = _sweep_kernel(submit, start, end, cpus, order, n_cpus, np.zeros(n, dtype=np.bool_))[0]
+    slow = np.flatnonzero(kind == _SLOW)
     chosen = np.zeros(n, dtype=bool)
     if sample and slow.size > sample:
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(_STAGE_FST,)))
@@ -50,30 +54,138 @@ def fair_start_times(recorded: Recorded, n_cpus: int, *, sample: int = 0,
     else:
         chosen[slow] = True
         slow_weight = 1.0
-    strict = np.full(n, -1, dtype=np.int64)
-    relaxed = np.full(n, -1, dtype=np.int64)
-    weight = np.zeros(n)
-    columns = tuple(recorded.column(c) for c in ("start", "run", "cpus", "estimate"))
-
-    def measure(j: int, t: int, running: list[int], waiting: list[int]) -> None:
-        if chosen[j]:
-            strict[j], relaxed[j] = _what_if(t, running, waiting, j, n_cpus, *columns)
-            weight[j] = slow_weight
-
-    def immediate(j: int, t: int) -> None:
-        strict[j] = relaxed[j] = t
-        weight[j] = 1.0
-
-    _sweep(recorded, n_cpus, measure, immediate)
+    strict = np.where(kind == _IMMEDIATE, submit, -1)
+    relaxed = strict.copy()
+    weight = (kind == _IMMEDIATE).astype(np.float64)
+    _, who, run_at, running, wait_at, waiting = _sweep_kernel(submit, start, end, cpus, order, n_cpus, chosen)
+    for i, j in enumerate(who.tolist()):
+        strict[j], relaxed[j] = _what_if(int(submit[j]), running[run_at[i]:run_at[i + 1]].tolist(),
+                                         np.sort(waiting[wait_at[i]:wait_at[i + 1]]).tolist(), j, n_cpus, start,
+                                         run, cpus, estimate)
+        weight[j] = slow_weight
     return strict, relaxed, weight
 
 
 _STAGE_FST = 2
+_NOT_STARTED, _IMMEDIATE, _SLOW = 0, 1, 2  # the kinds of job of `_sweep_kernel`
+
+
+@njit(cache=True)
+def _sweep_kernel(submit, start, end, cpus, order, n_cpus, chosen):  # pragma: no cover - jit
+    """`_sweep` compiled (its slow twin, tests/test_audit_fst_sweep.py): each job's kind (_NOT_STARTED,
+    _IMMEDIATE: no queue and enough free CPUs at its submission, _SLOW: a what-if is needed) and, for the slow
+    jobs with ``chosen``, in sweep order: the jobs (``who``), and as CSR arrays the earlier jobs running at its
+    submission (in `_sweep`'s heap order, the order `_what_if` queues them in) and those waiting (in heap
+    order: `_sweep` sorts them)."""
+    n = submit.size
+    kind = np.zeros(n, np.int8)
+    # (time, job) min-heaps as in heapq: pending (start, job) of earlier jobs not started yet at the current
+    # time, running (end, job) of earlier jobs running at the current time
+    pend_t, pend_j, run_t, run_j = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(
+        n, np.int64)
+    n_pend = n_run = busy = 0
+    n_chosen = int(chosen.sum())
+    who, run_at, wait_at = np.empty(n_chosen, np.int64), np.zeros(n_chosen + 1, np.int64), np.zeros(n_chosen + 1,
+                                                                                                      np.int64)
+    run_list, wait_list = np.empty(16, np.int64), np.empty(16, np.int64)
+    c = 0
+    for j in order:
+        t = submit[j]
+        while n_pend and pend_t[0] <= t:
+            i = pend_j[0]
+            n_pend = _heap_pop(pend_t, pend_j, n_pend)
+            n_run = _heap_push(run_t, run_j, n_run, end[i], i)
+            busy += cpus[i]
+        while n_run and run_t[0] <= t:
+            busy -= cpus[run_j[0]]
+            n_run = _heap_pop(run_t, run_j, n_run)
+        if start[j] < NEVER:
+            if n_pend == 0 and n_cpus - busy >= cpus[j]:
+                kind[j] = _IMMEDIATE
+            else:
+                kind[j] = _SLOW
+                if chosen[j]:
+                    who[c] = j
+                    run_list = _put(run_list, run_at[c], run_j[:n_run])
+                    wait_list = _put(wait_list, wait_at[c], pend_j[:n_pend])
+                    run_at[c + 1], wait_at[c + 1] = run_at[c] + n_run, wait_at[c] + n_pend
+                    c += 1
+        if start[j] <= t:
+            n_run = _heap_push(run_t, run_j, n_run, end[j], j)
+            busy += cpus[j]
+        elif start[j] < NEVER:
+            n_pend = _heap_push(pend_t, pend_j, n_pend, start[j], j)
+    return kind, who[:c], run_at[:c + 1], run_list[:run_at[c]], wait_at[:c + 1], wait_list[:wait_at[c]]
+
+
+@njit(cache=True)
+def _put(buffer, at, values):  # pragma: no cover - jit
+    """`values` written at buffer[at:], the buffer doubled as often as needed; returns the buffer."""
+    if at + values.size > buffer.size:
+        bigger = np.empty(max(2 * buffer.size, at + values.size), np.int64)
+        for k in range(at):
+            bigger[k] = buffer[k]
+        buffer = bigger
+    for k in range(values.size):
+        buffer[at + k] = values[k]
+    return buffer
+
+
+@njit(cache=True)
+def _before(heap_t, heap_j, a, b):  # pragma: no cover - jit
+    return heap_t[a] < heap_t[b] or (heap_t[a] == heap_t[b] and heap_j[a] < heap_j[b])
+
+
+@njit(cache=True)
+def _sift_down(heap_t, heap_j, start, pos):  # pragma: no cover - jit
+    """heapq's ``_siftdown``: move the item at pos up towards start while it is below its parent."""
+    item_t, item_j = heap_t[pos], heap_j[pos]
+    while pos > start:
+        parent = (pos - 1) >> 1
+        if item_t < heap_t[parent] or (item_t == heap_t[parent] and item_j < heap_j[parent]):
+            heap_t[pos], heap_j[pos] = heap_t[parent], heap_j[parent]
+            pos = parent
+            continue
+        break
+    heap_t[pos], heap_j[pos] = item_t, item_j
+
+
+@njit(cache=True)
+def _heap_push(heap_t, heap_j, size, t, j):  # pragma: no cover - jit
+    """heapq.heappush of (t, j) on the first `size` items; returns the new size."""
+    heap_t[size], heap_j[size] = t, j
+    _sift_down(heap_t, heap_j, 0, size)
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(heap_t, heap_j, size):  # pragma: no cover - jit
+    """heapq.heappop (the smallest item, at 0, is dropped; read it before); returns the new size. Same moves as
+    heapq, so the items are left in the same order (`_what_if` queues the running jobs in it)."""
+    size -= 1
+    last_t, last_j = heap_t[size], heap_j[size]
+    if size == 0:
+        return 0
+    heap_t[0], heap_j[0] = last_t, last_j
+    # heapq's _siftup: move the smaller child up until a leaf, then sift the item down
+    pos, child = 0, 1
+    while child < size:
+        right = child + 1
+        if right < size and not _before(heap_t, heap_j, child, right):
+            child = right
+        heap_t[pos], heap_j[pos] = heap_t[child], heap_j[child]
+        pos = child
+        child = 2 * pos + 1
+    heap_t[pos], heap_j[pos] = last_t, last_j
+    _sift_down(heap_t, heap_j, 0, pos)
+    return size
 
 
 def _sweep(recorded: Recorded, n_cpus: int, slow, immediate) -> None:
     """Walk the jobs in submit order, keeping the recorded running and waiting sets of earlier jobs; call
-    ``immediate(j, t)`` when j found no queue and enough free CPUs, else ``slow(j, t, running, waiting)``."""
+    ``immediate(j, t)`` when j found no queue and enough free CPUs, else ``slow(j, t, running, waiting)``.
+
+    The slow twin of `_sweep_kernel` (`fair_start_times` walked the jobs twice with it before)."""
     start, run, cpus, submit = (recorded.column(c) for c in ("start", "run", "cpus", "submit"))
     end = np.where(start < NEVER, start + np.maximum(run, 1), NEVER)
     order = np.lexsort((np.arange(start.size), submit))
