@@ -400,8 +400,10 @@ def _queue_sweep_kernel(events, submit, start, end, procs, req, by_start, by_end
     (t, job j started at t, job k waiting since before t and ranked before j). Returns counts and the first
     `max_out` of each. O(events) for FCFS without any_fit (the head is a pointer), else O(changes × queue +
     events): between two submissions, starts or ends (the changes) the state is the same, and so is the finding
-    at the ticks and passes in between (each reported at its own time) unless the order depends on t (LXF).
-    ``reuse=False`` evaluates every event time afresh (the slow twin, tests/test_backfill_validate.py).
+    at the ticks and passes in between (each reported at its own time), since the orders met with a grid rank
+    alike at every t (LXF, whose rank moves with t, has none: under slurm it is checked as a ticked order; it is
+    evaluated at every event time all the same). ``reuse=False`` evaluates every event time afresh (the slow
+    twin, tests/test_backfill_validate.py).
     """
     n = submit.size
     waiting, slot, began = np.empty(n, np.int64), np.full(n, -1, np.int64), np.empty(n, np.int64)
