@@ -384,23 +384,23 @@ def _measure(config: WhatifConfig, schedule: log.Recorded, owner: log.Ownership,
     wait = np.where(started, start - submit, 0).astype(np.float64)
     bsld = np.where(started, bounded_slowdown(wait, np.maximum(run, 1)), np.nan)
     cpu_seconds = last["cpu_seconds"].to_numpy()
+    decayed_share, factor = last["decayed_share"].to_numpy(), last["fairshare_factor"].to_numpy()
     total = float(cpu_seconds.sum())
+    late = {kind: _late_terms(start, fst, weight) for kind, fst in (("strict", strict), ("relaxed", relaxed))}
     rows = []
-    for u in range(k):
-        ran = started & (org == u)
+    for u, ran in enumerate(_started_by_org(started, org, k)):
         share = float(cpu_seconds[u] / total) if total else float("nan")
         entitled = float(owner.entitled_share[u])
         rows.append({
-            "policy": policy, "org": schedule.orgs[u], "jobs": int(ran.sum()), "entitled_share": entitled,
+            "policy": policy, "org": schedule.orgs[u], "jobs": int(ran.size), "entitled_share": entitled,
             "cpu_seconds": float(cpu_seconds[u]), "usage_share": share,
             "usage_ratio": share / entitled if entitled else float("inf"),
-            "decayed_usage_share": float(last["decayed_share"].iat[u]),
-            "fairshare_factor": float(last["fairshare_factor"].iat[u]),
-            "mean_wait": float(wait[ran].mean()) if ran.any() else float("nan"),
-            "p95_wait": float(np.percentile(wait[ran], 95)) if ran.any() else float("nan"),
-            "mean_bsld": float(bsld[ran].mean()) if ran.any() else float("nan"), "psi": psi[u],
+            "decayed_usage_share": float(decayed_share[u]), "fairshare_factor": float(factor[u]),
+            "mean_wait": float(wait[ran].mean()) if ran.size else float("nan"),
+            "p95_wait": float(np.percentile(wait[ran], 95)) if ran.size else float("nan"),
+            "mean_bsld": float(bsld[ran].mean()) if ran.size else float("nan"), "psi": psi[u],
             "fair_psi": shares[u]["fair_psi"], "gap": shares[u]["gap"], "subsidy": shares[u]["subsidy"],
-            **_late(start, strict, weight, ran, "strict"), **_late(start, relaxed, weight, ran, "relaxed"),
+            **_late(*late["strict"], ran, "strict"), **_late(*late["relaxed"], ran, "relaxed"),
         })
     ends = np.where(started, start + np.maximum(run, 0), 0)
     summary = {
@@ -413,7 +413,7 @@ def _measure(config: WhatifConfig, schedule: log.Recorded, owner: log.Ownership,
         "max_usage_ratio": float(np.nanmax([row["usage_ratio"] for row in rows])),
     }
     over_time.insert(0, "policy", policy)
-    over_time["org"] = [schedule.orgs[u] for u in over_time["org"].tolist()]
+    over_time["org"] = np.array(schedule.orgs, dtype=object)[over_time["org"].to_numpy()]
     over_time["entitled_share"] = np.tile(owner.entitled_share, len(over_time) // k)
     return _Measured(rows, summary, over_time, _job_table(schedule, policy, ends))
 
@@ -423,7 +423,7 @@ def _job_table(schedule: log.Recorded, policy: str, ends: np.ndarray) -> pd.Data
     started = schedule.started
     start, submit = schedule.column("start")[started], schedule.column("submit")[started]
     return pd.DataFrame({"policy": policy, "job_id": schedule.column("job_id")[started],
-                         "org": [schedule.orgs[u] for u in schedule.column("org")[started].tolist()],
+                         "org": np.array(schedule.orgs, dtype=object)[schedule.column("org")[started]],
                          "submit": submit, "start": start, "end": ends[started],
                          "cpus": schedule.column("cpus")[started], "wait": start - submit})
 
@@ -432,18 +432,32 @@ def _utilities(schedule: log.Recorded) -> tuple[list[int], int]:
     """ψsp of each organization at t_end, and p_tot, the CPU-seconds done by t_end (exact integers, as the audit)."""
     t_end, started = schedule.t_end, schedule.started
     start, run, cpus, org = (schedule.column(c) for c in ("start", "run", "cpus", "org"))
-    terms = np.zeros(started.size, dtype=object)
-    terms[started] = game.psi_terms(start[started], np.maximum(run[started], 0), cpus[started], t_end)
-    psi = [game.exact_sum(terms[started & (org == u)]) for u in range(schedule.n_orgs)]
+    terms = game.psi_terms(start[started], np.maximum(run[started], 0), cpus[started], t_end)
+    at = np.flatnonzero(started)
+    psi = [game.exact_sum(terms[np.searchsorted(at, ran)]) for ran in _started_by_org(started, org, schedule.n_orgs)]
     units = np.where(started, np.clip(np.minimum(start + np.maximum(run, 0), t_end) - np.minimum(start, t_end), 0,
                                       None), 0)
     return psi, game.exact_sum(units * cpus)
 
 
-def _late(start: np.ndarray, fst: np.ndarray, weight: np.ndarray, ran: np.ndarray, kind: str) -> dict[str, float]:
-    """Jobs started after their fair start time (weighted: an estimate when the FSTs were sampled) and their mean
-    delay, as the audit counts them."""
+def _started_by_org(started: np.ndarray, org: np.ndarray, k: int) -> list[np.ndarray]:
+    """For each organization, its started jobs (row numbers, ascending: sums over them add in row order, as over
+    a mask). One sort instead of k masks over every job."""
+    rows = np.flatnonzero(started)
+    rows = rows[np.argsort(org[rows], kind="stable")]
+    return np.split(rows, np.searchsorted(org[rows], np.arange(1, k)))
+
+
+def _late_terms(start: np.ndarray, fst: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                                  np.ndarray]:
+    """Each job's delay past its fair start time, whether it was late (`_late`), and its weight."""
     delay = start.astype(np.float64) - fst
-    miss = ran & (weight > 0) & (fst >= 0) & (delay > 0)
+    return delay, (weight > 0) & (fst >= 0) & (delay > 0), weight
+
+
+def _late(delay: np.ndarray, late: np.ndarray, weight: np.ndarray, ran: np.ndarray, kind: str) -> dict[str, float]:
+    """Jobs (rows `ran`) started after their fair start time (weighted: an estimate when the FSTs were sampled)
+    and their mean delay, as the audit counts them."""
+    miss = ran[late[ran]]
     return {f"fst_{kind}_late": float(weight[miss].sum()),
-            f"fst_{kind}_delay": float(np.average(delay[miss], weights=weight[miss])) if miss.any() else 0.0}
+            f"fst_{kind}_delay": float(np.average(delay[miss], weights=weight[miss])) if miss.size else 0.0}
