@@ -83,8 +83,9 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
     calc_period : ticked orders only: the seconds between ticks the schedule was made with.
     bf_interval, bf_window : the ``slurm`` rule only: seconds between its backfill passes, and of its plan.
 
-    Complexity: O(n log n) for the generic checks; the queue checks sweep the event times, O(events × queue)
-    (O(events) for FCFS); the EASY check is O(n × running log running).
+    Complexity: O(n log n) for the generic checks; the queue checks sort and sweep the event times (ticks and
+    passes included), O(events log events + n × queue) (the queue is scanned only where a job is submitted,
+    starts or ends; O(events log events) for FCFS); the EASY check is O(n × running log running).
 
     Examples
     --------
