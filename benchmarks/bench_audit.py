@@ -19,7 +19,8 @@ The game cache is off (``FAIRSCHED_GAME_CACHE=off``: the game is played every ti
 ``time.process_time`` adds up. Reported per case: the CPU seconds (user + system, ``time.process_time``; the
 machine is shared, so wall time says little) of `run_audit` and of each of its steps (``steps``: read, the
 coalitions, fair utilities, usage and dominant shares, fair start times; the rest is the tables), the wall
-seconds beside them, the coalitions replayed, the progress reports received during the game, and the peak resident memory (``ru_maxrss``).
+seconds beside them, the coalitions replayed, the progress reports received during the game, and the peak
+resident memory (``ru_maxrss``).
 Targets (issue 22 §3): exact K = 10 on LPC-EGEE and 200 sampled orderings of 214 organizations on a 28k-job log
 each under 60 s of CPU.
 """
