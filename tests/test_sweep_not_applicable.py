@@ -68,6 +68,11 @@ def test_a_grid_mixing_rules_runs_one_easy_cell_and_says_the_bf_options_do_not_a
     code, stdout, err = run_main(["results", str(out), "--metric", "mean_wait", "--no-report"], capsys)
     assert code == 0, err
     assert "│ easy     │ n/a       │" in stdout
+    code, stdout, err = run_main(["results", str(out), "--metric", "mean_wait", "--table", "markdown"], capsys)
+    assert code == 0 and stdout.splitlines()[2:] == ["| easy | n/a | fcfs/easy | 61.5 ± 0 |",
+                                                     "| slurm | 60 | fcfs/slurm | 71 ± 0 |",
+                                                     "| slurm | 86400 | fcfs/slurm | 63.5 ± 0 |"], err
+    assert "<td>bf-window</td><td class=\"num\">3</td><td>n/a, 60, 86400</td>" in (out / "report.html").read_text()
     code, stdout, err = run_main(["sweep", str(spec), "--out", str(out), "--dry-run", "--json"], capsys)
     assert code == 0 and [c["stored"] for c in json.loads(stdout)["cells"]] == [True] * 6, err
     code, stdout, err = run_main(["results", str(out), "--metric", "mean_wait", "--no-report", "--plot",

@@ -13,7 +13,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fairsched.report.sweep_figures import write_results_plot  # noqa: F401  (re-exported: its old home)
+from fairsched.report.sweep_figures import (
+    option_text,
+    write_results_plot,  # noqa: F401  (re-exported: its old home)
+)
 from fairsched.sweep.paired import PairedResults
 from fairsched.sweep.results import SweepResults
 from fairsched.sweep.run import SweepProgress, SweepSummary, n_cells
@@ -68,7 +71,7 @@ def plan_table(plan: list[tuple[Cell, bool]]) -> Table:
     for name in ["#", *options, "seed", "key", "stored"]:
         table.add_column(name, justify="right" if name in ("#", "seed") else "left")
     for cell, stored in plan:
-        table.add_row(str(cell.index), *(_option(cell.point.get(o, "")) for o in options), str(cell.seed), cell.key,
+        table.add_row(str(cell.index), *(option_text(cell.point.get(o, "")) for o in options), str(cell.seed), cell.key,
                       "yes" if stored else "")
     return table
 
@@ -78,18 +81,6 @@ def plan_json(plan: list[tuple[Cell, bool]]) -> dict[str, Any]:
     return {"n_cells_total": len(plan), "n_cells_done": sum(stored for _, stored in plan),
             "cells": [{"index": c.index, "key": c.key, "seed": c.seed, "point": c.point, "stored": stored}
                       for c, stored in plan]}
-
-
-def _option(value: Any) -> str:
-    """An option's value in a table; ``n/a`` where it does not apply to the cell (None in its point, null in its
-    rows: backfill's ``bf-*`` under another rule than ``slurm``).
-
-    >>> _option(None), _option(3600), _option("easy")
-    ('n/a', '3600', 'easy')
-    """
-    import pandas as pd
-
-    return "n/a" if value is None or (not isinstance(value, str | list | tuple) and pd.isna(value)) else str(value)
 
 
 def results_json(results: SweepResults) -> dict[str, Any]:
@@ -108,7 +99,7 @@ def results_table(results: SweepResults) -> Table:
     for name in [*results.group_by, "metric", "n", "mean", "± 95% CI", "std"]:
         table.add_column(name, justify="left" if name in (*results.group_by, "metric") else "right")
     for row in results.rows.to_dict("records"):
-        table.add_row(*(_option(row[c]) for c in results.group_by), row["metric"], str(row["n"]), _fmt(row["mean"]),
+        table.add_row(*(option_text(row[c]) for c in results.group_by), row["metric"], str(row["n"]), _fmt(row["mean"]),
                       _fmt(row["ci95"]), _fmt(row["std"]))
     return table
 

@@ -118,7 +118,7 @@ def results_table_text(results: SweepResults, fmt: str) -> str:
                        for i, suffix in enumerate(("", "_ci95"))}} for key, values in keyed.items()]
         return pd.DataFrame.from_records(records).to_csv(index=False, lineterminator="\n")
     head = [option_label(c) for c in groups] + [registry_metric(m).label for m in metrics]
-    body = [[str(v) for v in key] + [_mean_ci(*values.get(m, (math.nan, math.nan)), fmt) for m in metrics]
+    body = [[option_text(v) for v in key] + [_mean_ci(*values.get(m, (math.nan, math.nan)), fmt) for m in metrics]
             for key, values in keyed.items()]
     if fmt == "markdown":
         lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i < len(groups) else "---:"
@@ -132,6 +132,18 @@ def results_table_text(results: SweepResults, fmt: str) -> str:
               for cells in body]
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def option_text(value: Any) -> str:
+    """An option's value in a table; ``n/a`` where it does not apply to the cell (None in its point, null in its
+    rows: backfill's ``bf-*`` under another rule than ``slurm``, docs/sweeps.md).
+
+    >>> option_text(None), option_text(3600), option_text("easy")
+    ('n/a', '3600', 'easy')
+    """
+    import pandas as pd
+
+    return "n/a" if value is None or (not isinstance(value, str | list | tuple) and pd.isna(value)) else str(value)
 
 
 def _mean_ci(mean: float, ci: float, fmt: str) -> str:
