@@ -13,7 +13,7 @@ import pytest
 from fairsched.audit import whatif_experiment
 from fairsched.backfill import experiment as backfill_experiment
 from fairsched.errors import ConfigError, InputError
-from fairsched.sweep import expand, load_spec, read_results, run_sweep
+from fairsched.sweep import expand, load_spec, paired_results, read_results, run_sweep
 from fairsched.sweep.results import load_rows
 from fairsched.sweep.spec import cell_key
 from tests.conftest import run_main, trace_path
@@ -73,6 +73,9 @@ def test_a_grid_mixing_rules_runs_one_easy_cell_and_says_the_bf_options_do_not_a
                                                      "| slurm | 60 | fcfs/slurm | 71 ± 0 |",
                                                      "| slurm | 86400 | fcfs/slurm | 63.5 ± 0 |"], err
     assert "<td>bf-window</td><td class=\"num\">3</td><td>n/a, 60, 86400</td>" in (out / "report.html").read_text()
+    paired = paired_results(out, "backfill=easy", group_by=("bf_window",), metrics=("mean_wait",))
+    assert [(r["bf_window"], r["backfill"], r["n"], r["baseline_mean"], r["diff"]) for r in paired.rows.to_dict(
+        "records")] == [(60, "slurm", 2, 61.5, 9.5), (86400, "slurm", 2, 61.5, 2.0)]  # the one easy run, each window
     code, stdout, err = run_main(["sweep", str(spec), "--out", str(out), "--dry-run", "--json"], capsys)
     assert code == 0 and [c["stored"] for c in json.loads(stdout)["cells"]] == [True] * 6, err
     code, stdout, err = run_main(["results", str(out), "--metric", "mean_wait", "--no-report", "--plot",
