@@ -92,7 +92,8 @@ class Cell:
     ----------
     key : hex digest identifying the result (see `cell_key`); the store's part is ``cells/<key>.parquet``.
     index : position in the spec's order (grid points in order, seeds fastest).
-    point : the varying options of this cell, as the spec names them (for listings and tables).
+    point : the varying options of this cell, as the spec names them (for listings and tables); None for one that
+        does not apply to it (the model's ``Config.not_applicable``; see `expand`).
     seed : the seed passed to the model's ``run``.
     config : the model's ``Config``.
     window : with ``windows = N``, which of the N drawn windows (0..N-1; its start is ``config.window_start``).
