@@ -193,7 +193,7 @@ def expand(spec: Spec) -> list[Cell]:
             cells += [Cell(key=cell_key(spec.module, window_config, seed, inputs), index=len(cells) + i,
                            point=shown, seed=seed, config=window_config, window=window)
                       for i, seed in enumerate(spec.seeds)]
-    for key in unused.keys() - applied:  # set for nothing: the model's own refusal, at the option's line
+    for key in [key for key in unused if key not in applied]:  # set for nothing: the model's own refusal
         _config(model.Config, spec, unused[key], where, keep=True)
     return cells
 
@@ -239,7 +239,7 @@ def config_columns(config: Any) -> dict[str, Any]:
     apply)."""
     columns = getattr(config, "columns", None)
     if callable(columns):
-        return dict(columns())
+        return {name: _column(value) for name, value in columns().items()}
     return {f.name: _column(getattr(config, f.name)) for f in dataclasses.fields(config)}
 
 
