@@ -56,8 +56,6 @@ def test_backfill_with_out_imports_matplotlib_for_its_gantt_chart(swf: Path, tmp
     assert "matplotlib" in modules
 
 
-@pytest.mark.xfail(strict=True, reason="the backfill pipeline (Workload, BackfillResult.schedule, metrics, report) "
-                                       "is built on pandas DataFrames; docs/performance.md, 'Whole process'")
 def test_backfill_path_imports_no_pandas(backfill_run: tuple[dict, list[str]]) -> None:
     assert "pandas" not in backfill_run[1]
 
