@@ -55,7 +55,8 @@ FAIRSCHED = Path(sys.executable).with_name("fairsched")
 ACCASIM_PYTHON = Path(os.environ.get("FAIRSCHED_ACCASIM_PYTHON", "/work/peers-venv/bin/python"))
 RULES = {"easy": "easy", "conservative": "cons"}  # our --backfill -> pyss's file and README name
 # What `fairsched backfill --trace LOG` does, step by step (cli/backfill.py, backfill/experiment.py run_backfill),
-# each step's CPU (user + system of this process) printed as one JSON object. Typer's parsing is not a step.
+# each step's CPU (user + system of this process) printed as one JSON object. Typer's parsing is not a step. The
+# path imports no pandas (tests/test_process_imports.py); the script fails if a step does.
 STEPS = """
 import json, sys, time
 cpu = time.process_time
@@ -64,26 +65,27 @@ def step(name):
     global last
     now = cpu(); steps[name] = round(now - last, 4); last = now
 import numpy, numba; step("import numpy, numba")
-import pandas; step("import pandas")
 import fairsched.cli; step("import fairsched.cli (typer, rich)")
 from fairsched.backfill import experiment
 from fairsched.report.backfill import backfill_renderable
 step("import the backfill model and its report")
-from fairsched.workload.swf import read_swf
-workload = read_swf(sys.argv[1]); step("read the SWF log (numba's set-up at its first compiled call)")
+from fairsched.workload.swf import read_swf_columns
+workload = read_swf_columns(sys.argv[1], compiled=True)
+step("read the SWF log into numpy columns (numba's set-up at its first compiled call)")
 config = experiment.Config(trace=sys.argv[1], order="fcfs", backfill="easy")
 processors = experiment._machine_size(workload, None)
 prepared, _, _ = experiment.prepare_workload(workload, config, processors)
 jobs = experiment.jobs_from_workload(prepared, n_processors=processors); step("clean, prepare the jobs")
 result = experiment.simulate(jobs, order="fcfs", backfill="easy"); step("simulate (kernel from numba's cache)")
-experiment.validate_backfill_schedule(result.schedule, jobs, order="fcfs", backfill="easy")
+experiment.validate_backfill_schedule(result.columns, jobs, order="fcfs", backfill="easy")
 step("validate the schedule")
-experiment.summary(result.schedule, processors); step("metrics")
+experiment.summary(result.columns, processors); step("metrics")
 report = experiment.backfill_workload(workload, config)  # the same run again, only to have a report to render
 last = cpu()
 import io
 from rich.console import Console
 Console(file=io.StringIO(), width=120).print(backfill_renderable(report)); step("render the tables")
+assert "pandas" not in sys.modules, "a step imported pandas: the command's path must not"
 print(json.dumps(steps))
 """
 
