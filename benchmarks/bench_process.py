@@ -5,7 +5,8 @@
 * ``ours``: ``fairsched backfill --trace LOG --order fcfs --backfill easy|conservative`` on a 28,000-job SWF log
   (the first 28,000 jobs of CTC-SP2, 338 processors, written to a temporary file), in fresh processes, best of
   ``--repeat`` (CPU = user + system of the child, `getrusage`; the machine is shared, so CPU times are the ones to
-  compare), after one warm-up run that fills numba's cache;
+  compare), after one warm-up run that fills numba's cache and writes Python's bytecode caches (the children run
+  without ``PYTHONDONTWRITEBYTECODE``, as from a user's shell: `CHILD_ENV`);
 * ``floor``: ``python -c 'import numpy, numba'`` the same way: no simulator written in Python with numba kernels
   can start faster; ``floor_dispatch`` adds the first call of one tiny kernel loaded from numba's cache, which
   sets up numba's CPU target (its type registries) once per process: what any numba program pays before its
@@ -90,11 +91,17 @@ print(json.dumps(steps))
 """
 
 
+# The children run as from a user's shell: Python writes and reads its bytecode caches (__pycache__/*.pyc). The
+# sessions of this machine set PYTHONDONTWRITEBYTECODE=1, under which a source tree never gets its .pyc files and
+# every process compiles each of our modules again; the warm-up runs below write them.
+CHILD_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(argv: list[str], cwd: Path | None = None) -> tuple[float, float]:
     """(wall, CPU) seconds of one child process (CPU = user + system of the child, `getrusage`)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=CHILD_ENV)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -124,7 +131,7 @@ def ours(log: Path, repeat: int) -> list[dict[str, Any]]:
     rows = []
     for backfill in RULES:
         argv = [*command, "--backfill", backfill]
-        timed(argv)  # fills numba's cache if needed (the first run after an edit of a kernel compiles)
+        timed(argv)  # fills numba's cache if needed (the first run after an edit of a kernel compiles), and .pyc
         rows.append({"backfill": backfill, "command": f"fairsched backfill --trace LOG --order fcfs --backfill "
                      f"{backfill}", **best(argv, repeat)})
     return rows
@@ -134,7 +141,8 @@ def steps(log: Path, repeat: int) -> dict[str, float]:
     """CPU seconds of each step of `STEPS` in a fresh interpreter, the best of `repeat` runs per step."""
     runs = []
     for _ in range(repeat):
-        done = subprocess.run([sys.executable, "-c", STEPS, str(log)], capture_output=True, text=True, check=True)
+        done = subprocess.run([sys.executable, "-c", STEPS, str(log)], capture_output=True, text=True, check=True,
+                              env=CHILD_ENV)
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     return {name: min(run[name] for run in runs) for name in runs[0]}
 
@@ -203,7 +211,9 @@ def main() -> None:
     parser.add_argument("--peer-repeat", type=int, default=1, help="AccaSim takes about a minute a run")
     parser.add_argument("--no-peers", action="store_true")
     args = parser.parse_args()
-    out: dict[str, Any] = {"benchmark": "process", "cpu_count": os.cpu_count(), "repeat": args.repeat}
+    out: dict[str, Any] = {"benchmark": "process", "cpu_count": os.cpu_count(), "repeat": args.repeat,
+                           "bytecode": "the children write and read __pycache__/*.pyc, as from a user's shell "
+                                       "(PYTHONDONTWRITEBYTECODE removed from their environment)"}
     source = args.traces / CTC[0]
     if not source.exists():
         print(json.dumps({**out, "skipped": f"{source} not found"}, indent=1))
