@@ -87,8 +87,10 @@ import io
 from rich.console import Console
 Console(file=io.StringIO(), width=120).print(backfill_renderable(report)); step("render the tables")
 assert "pandas" not in sys.modules, "a step imported pandas: the command's path must not"
+steps["cpu before exit"] = round(cpu(), 4)  # all the CPU used so far: the rest of the child's CPU is its exit
 print(json.dumps(steps))
 """
+EXIT_STEP = "exit: the interpreter's finalization (numba's objects)"
 
 
 # The children run as from a user's shell: Python writes and reads its bytecode caches (__pycache__/*.pyc). The
@@ -138,12 +140,18 @@ def ours(log: Path, repeat: int) -> list[dict[str, Any]]:
 
 
 def steps(log: Path, repeat: int) -> dict[str, float]:
-    """CPU seconds of each step of `STEPS` in a fresh interpreter, the best of `repeat` runs per step."""
+    """CPU seconds of each step of `STEPS` in a fresh interpreter, the best of `repeat` runs per step; the last
+    step, `EXIT_STEP`, is the child's CPU (`getrusage`) after it printed the others: Python's finalization."""
     runs = []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run([sys.executable, "-c", STEPS, str(log)], capture_output=True, text=True, check=True,
                               env=CHILD_ENV)
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run = json.loads(done.stdout.strip().splitlines()[-1])
+        child = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        run[EXIT_STEP] = round(child - run.pop("cpu before exit"), 4)
+        runs.append(run)
     return {name: min(run[name] for run in runs) for name in runs[0]}
 
 

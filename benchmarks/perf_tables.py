@@ -424,7 +424,8 @@ def process(data_dir: Path) -> str:
         if python is not None:
             rows.insert(0, ("Python's own start (`python -c pass`)", fmt(python, 3) + " s"))
             rest = easy["cpu_s"] - python - sum(steps.values())
-            rows.append(("the rest: typer's parsing (it loads pydantic), output, exit", fmt(rest, 3) + " s"))
+            rest_of = "output" if any(name.startswith("exit") for name in steps) else "output, exit"
+            rows.append((f"the rest: typer's parsing (it loads pydantic), {rest_of}", fmt(rest, 3) + " s"))
         text += (f"\nWhere the CPU of one EASY process goes ({fmt(easy['cpu_s'], 2)} s above), step by step in a fresh "
                  "interpreter doing what the command does (`STEPS` in bench_process.py), best of "
                  f"{result['repeat']} per step:\n\n" + markdown_table(("step", "CPU"), rows))

@@ -72,8 +72,8 @@ FAIRNESS_METRICS: dict[str, tuple[str, ...]] = {
 }
 LOAD_SCALINGS: tuple[str, ...] = ("runtime", "arrival")
 SLURM_RULE_FIELDS: tuple[str, ...] = ("bf_interval", "bf_window", "bf_max_job_test")
-W = TypeVar("W", Workload, WorkloadColumns)  # preparing keeps the workload's kind
 """The ``slurm`` rule's parameters among `Config`'s fields (`fairsched.backfill.policies.slurm_rule`)."""
+W = TypeVar("W", Workload, WorkloadColumns)  # preparing keeps the workload's kind: pandas table or numpy columns
 
 
 @dataclass(frozen=True)
@@ -322,6 +322,7 @@ def measure_fairness(result: BackfillResult, metrics: tuple[str, ...] | list[str
     import pandas as pd
 
     from fairsched.backfill import fairness
+
     jobs, schedule = result.jobs, result.schedule
     order, rule = result.meta["order"], result.meta["backfill"]
     if "backfill_params" in result.meta:  # the slurm rule with the run's own parameters
