@@ -93,3 +93,21 @@ def test_a_second_backfill_process_loads_every_kernel_from_numba_cache(swf: Path
     said = second.stdout + second.stderr
     assert "[cache] data loaded" in said
     assert "[cache] data saved" not in said, [line for line in said.splitlines() if "data saved" in line]
+
+
+def test_only_the_console_command_freezes_the_garbage_collector(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`main()` as the console command (argv None) freezes the collector before the process ends, so that Python's
+    exit skips collecting numba's objects (docs/performance.md); `main(args)` in a caller's process never does."""
+    import gc
+
+    from fairsched.cli import main
+
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    main(["--version"])
+    assert frozen == []
+    monkeypatch.setattr(sys, "argv", ["fairsched", "--version"])
+    main()
+    assert frozen == [True]
+    assert capsys.readouterr().out.startswith("fairsched ")
