@@ -89,8 +89,9 @@ Console(file=io.StringIO(), width=120).print(backfill_renderable(report)); step(
 assert "pandas" not in sys.modules, "a step imported pandas: the command's path must not"
 steps["cpu before exit"] = round(cpu(), 4)  # all the CPU used so far: the rest of the child's CPU is its exit
 print(json.dumps(steps))
+import gc; gc.freeze()  # as the console command ends (fairsched.cli._app.main)
 """
-EXIT_STEP = "exit: the interpreter's finalization (numba's objects)"
+EXIT_STEP = "exit: Python's finalization (the command freezes the collector first)"
 
 
 # The children run as from a user's shell: Python writes and reads its bytecode caches (__pycache__/*.pyc). The
