@@ -31,7 +31,7 @@ been checked (or certified on arrival) since the last increase, so none could st
 says so. A later compression whose release is empty (the job ran exactly its requested time) then has nothing
 to find and is skipped whole (`compress_incremental`'s ``released`` argument). Traces without estimates
 (OSC-Clust, SDSC-Par: requested = run time) never release anything early, so under them every compression is
-skipped; CTC-SP2 skips about 1 in 10.
+skipped; CTC-SP2 skips about 1 in 20.
 """
 
 from __future__ import annotations
