@@ -327,6 +327,24 @@ def audit(data_dir: Path) -> str:
                            "CPU (wall)", "CPU of the game", "peak memory"), rows) + measured(record)
 
 
+def whatif(data_dir: Path) -> str:
+    """`fairsched whatif` with six policies (`bench_whatif.py`): the game played, read from the cache, and off."""
+    record = load(data_dir, "whatif")
+    rows = []
+    for r in record["result"].get("results", []):
+        if "skipped" in r:
+            rows.append((f"`{r['case']}`", "skipped: " + r["skipped"], "", "", "", ""))
+            continue
+        runs = r["runs"]
+        rows.append((f"`{r['case']}`", f"{r['jobs_replayed']:,}", f"{r['orgs']:,} ({r['shapley']})",
+                     seconds(runs["cold"]["wall_s"], runs["cold"]["cpu_s"], 1),
+                     seconds(runs["warm"]["wall_s"], runs["warm"]["cpu_s"], 1),
+                     seconds(runs["game off"]["wall_s"], runs["game off"]["cpu_s"], 1)))
+    return markdown_table(("case", "jobs replayed", "organizations (Shapley)", "game played: CPU (wall)",
+                           "game from the cache: CPU (wall)", "no cache, one thread: CPU (wall)"),
+                          rows) + measured(record)
+
+
 def ref(data_dir: Path) -> str:
     """REF and RAND on LPC-EGEE (`bench_ref.py`): one row per case; CPU when the script reports it."""
     record = load(data_dir, "ref")
@@ -445,6 +463,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "perf-ref": ref,
     "perf-online": online,
     "perf-audit": audit,
+    "perf-whatif": whatif,
     "perf-cli": cli,
     "perf-replicate": lambda data_dir: cli(data_dir, "replicate"),
     "perf-openshop-google": openshop_google,

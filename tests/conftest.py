@@ -15,6 +15,10 @@ settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60
 settings.register_profile("dev", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# The game cache (fairsched.audit.game_cache) stays off in the tests, here and in the commands they start, unless
+# a test turns it on in its own directory: no test reads or writes ~/.cache, and none depends on an earlier run.
+os.environ.setdefault("FAIRSCHED_GAME_CACHE", "off")
+
 TRACES_DIR = Path(os.environ.get("FAIRSCHED_TRACES", Path(__file__).resolve().parents[2] / "shared" / "traces"))
 
 

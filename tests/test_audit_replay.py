@@ -4,11 +4,14 @@ slot by slot (tests/naive/coalition_naive.py); on hand-made cases, random worklo
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 from fairsched.audit import _replay, game
 from fairsched.backfill import BackfillJobs, simulate
+from fairsched.errors import ConfigError
 from tests.conftest import trace_path
 from tests.naive.coalition_naive import coalition_naive
 
@@ -71,6 +74,33 @@ def test_random_workloads_equal_the_engine_and_the_naive_twin(seed):
             assert values[mask] == value == slow_value == naive_value
             mine = members[mask][org] == 1
             assert too_wide[mask] == int((mine & (procs > n_cpus[mask])).sum())
+
+
+@pytest.mark.parametrize("threads", [2, 3, 64])
+def test_threads_give_the_same_values_in_the_same_order(threads):
+    """Rows dealt round robin to threads come back in their rows: same values and too-wide counts as one thread,
+    for more coalitions than threads and for fewer (64 threads, 16 rows)."""
+    rng = np.random.default_rng(7)
+    org, submit, run, req, procs, _ = _random_case(rng)
+    k = 4
+    org = rng.integers(0, k, org.size)
+    members = game.members_matrix(list(range(1 << k)), k)
+    n_cpus = members.astype(np.int64) @ rng.integers(0, 5, k)
+    one = _replay.coalition_values(members, n_cpus, org, submit, run, req, procs, 60)
+    many = _replay.coalition_values(members, n_cpus, org, submit, run, req, procs, 60, threads=threads)
+    assert many == one
+    assert len(set(one[0])) > 4  # the rows really differ, so a shuffled merge would show
+
+
+def test_default_threads_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("FAIRSCHED_THREADS", "3")
+    assert _replay.default_threads() == 3
+    monkeypatch.delenv("FAIRSCHED_THREADS")
+    assert _replay.default_threads() == len(os.sched_getaffinity(0))
+    for bad in ("0", "two"):
+        monkeypatch.setenv("FAIRSCHED_THREADS", bad)
+        with pytest.raises(ConfigError, match="FAIRSCHED_THREADS"):
+            _replay.default_threads()
 
 
 def test_values_above_two_words_are_exact():

@@ -25,10 +25,14 @@ rules of `fairsched.backfill.jobs`); one term q·(u·(t_end − s) − u(u−1)/
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit
 
 from fairsched._kernels.heap import heap_pop, heap_push
+from fairsched.errors import ConfigError
 
 WORD = 1 << 62  # v(C) = high * WORD + low
 
@@ -189,7 +193,7 @@ def _replay(member, n_cpus, org, submit, run, req, procs, t_end, out_start, out_
     out_value[row, 2] = too_wide
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _values_kernel(members, n_cpus, org, submit, run, req, procs, t_end, out_value):
     """v of every row of `members` (a (m, k) 0/1 matrix) with its CPUs n_cpus[i], into out_value[i] = (high,
     low, too wide). One set of work arrays serves every replay."""
@@ -207,23 +211,56 @@ def _values_kernel(members, n_cpus, org, submit, run, req, procs, t_end, out_val
 
 
 def coalition_values(members: np.ndarray, n_cpus: np.ndarray, org: np.ndarray, submit: np.ndarray,
-                     run: np.ndarray, req: np.ndarray, procs: np.ndarray, t_end: int) -> tuple[list[int], list[int]]:
+                     run: np.ndarray, req: np.ndarray, procs: np.ndarray, t_end: int, *,
+                     threads: int = 1) -> tuple[list[int], list[int]]:
     """v(C) of every coalition (row of `members`, (m, k) 0/1; `n_cpus` its CPUs) as exact Python ints, and the
     number of its jobs too wide for its CPUs (left out of its replay).
 
     The job arrays are int64, sorted by submit time, run >= 1, req >= run (module docstring). O(Σ events ×
-    (holding jobs + log running)) plus one scan of the queue per pass that can start a job.
+    (holding jobs + log running)) plus one scan of the queue per pass that can start a job. With `threads` > 1
+    the rows are dealt round robin to that many threads (the kernel releases the GIL; each thread has its own
+    work arrays): the same values, in less wall time on several cores, not less CPU time.
 
     >>> coalition_values(np.array([[1]]), np.array([1]), np.zeros(3, np.int64), np.array([0, 0, 0]),
     ...                  np.array([2, 1, 1]), np.array([2, 1, 1]), np.array([1, 1, 2]), 4)   # 4+3, then 2 at [2, 3)
     ([9], [1])
     """
     m = np.ascontiguousarray(members, dtype=np.uint8)
+    cpus = np.ascontiguousarray(n_cpus, dtype=np.int64)
     out = np.zeros((m.shape[0], 3), dtype=np.int64)
-    if m.shape[0]:
-        _values_kernel(m, np.ascontiguousarray(n_cpus, dtype=np.int64), *_jobs(org, submit, run, req, procs),
-                       int(t_end), out)
+    jobs = _jobs(org, submit, run, req, procs)
+    parts = max(1, min(int(threads), m.shape[0]))
+    if parts == 1:
+        if m.shape[0]:
+            _values_kernel(m, cpus, *jobs, int(t_end), out)
+    else:
+        def part(i: int) -> np.ndarray:
+            mine = np.zeros((len(range(i, m.shape[0], parts)), 3), dtype=np.int64)
+            _values_kernel(np.ascontiguousarray(m[i::parts]), np.ascontiguousarray(cpus[i::parts]), *jobs,
+                           int(t_end), mine)
+            return mine
+
+        with ThreadPoolExecutor(max_workers=parts) as pool:
+            for i, mine in enumerate(pool.map(part, range(parts))):
+                out[i::parts] = mine
     return [int(high) * WORD + int(low) for high, low in out[:, :2].tolist()], out[:, 2].tolist()
+
+
+def default_threads() -> int:
+    """Threads for the game's replays: ``$FAIRSCHED_THREADS`` when set, else the CPUs this process may use."""
+    text = os.environ.get("FAIRSCHED_THREADS", "").strip()
+    if text:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ConfigError(f"FAIRSCHED_THREADS={text!r}: expected a whole number >= 1") from None
+        if value < 1:
+            raise ConfigError(f"FAIRSCHED_THREADS={text!r}: expected a whole number >= 1")
+        return value
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def coalition_schedule(member: np.ndarray, n_cpus: int, org: np.ndarray, submit: np.ndarray, run: np.ndarray,

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 import fairsched
-from fairsched.audit import entitlement, fairness, game, log, sharing, usage, verdicts
+from fairsched.audit import entitlement, fairness, game, game_cache, log, sharing, usage, verdicts
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.errors import ConfigError, InputError
 
@@ -220,7 +220,7 @@ def _audit(config: AuditConfig, workload: Any, fmt: str, progress: Progress | No
         shap = game.no_game(1)
         psi_star, fair_how = psi, "none: one organization has nothing to share, no game is played"
     else:
-        shap = game.shapley(the_game, exact_up_to=config.exact_up_to, samples=config.samples, seed=config.seed,
+        shap = game_cache.shapley(the_game, exact_up_to=config.exact_up_to, samples=config.samples, seed=config.seed,
                             progress=progress)
         psi_star, fair_how = _fair_utilities(config, recorded, owner, ref_jobs, shap)
     step("fair utilities", 1, 1)

@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
-from fairsched.audit._replay import coalition_schedule, coalition_values
+from fairsched.audit._replay import coalition_schedule, coalition_values, default_threads
 from fairsched.backfill import BackfillJobs, simulate
 from fairsched.backfill.metrics import bounded_slowdown
 from fairsched.errors import ConfigError
@@ -102,6 +102,9 @@ class Game:
         per-job starts and values.
     use_compiled : replay with `fairsched.audit._replay` (``backfill`` reference); False replays every coalition
         with `fairsched.backfill.simulate`, its slow twin (same values, for tests).
+    threads : threads replaying a batch of coalitions (`fairsched.audit._replay.coalition_values`); None: one per
+        CPU this process may use, or ``$FAIRSCHED_THREADS`` (`fairsched.audit._replay.default_threads`). The
+        values do not depend on it.
     """
 
     jobs: ReferenceJobs
@@ -110,6 +113,7 @@ class Game:
     reference: str
     runs: dict[int, CoalitionRun] = field(default_factory=dict)
     use_compiled: bool = True
+    threads: int | None = None
     _compiled: tuple[np.ndarray, ...] | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -147,7 +151,8 @@ class Game:
         if batch:
             members = members_matrix(batch, self.n_orgs)
             values, too_wide = coalition_values(members, members.astype(np.int64) @ self.cpus_per_org,
-                                                *self._compiled, self.t_end)
+                                                *self._compiled, self.t_end,
+                                                threads=self.threads or default_threads())
             empty = np.zeros(0, dtype=np.int64)
             for mask, value, wide in zip(batch, values, too_wide, strict=True):
                 self.runs[mask] = CoalitionRun(mask, value, empty, wide)

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 import fairsched
-from fairsched.audit import game, log, sharing, usage, whatif_setup
+from fairsched.audit import game, game_cache, log, sharing, usage, whatif_setup
 from fairsched.audit.whatif_setup import RECORDED, parse_duration
 from fairsched.errors import ConfigError
 
@@ -200,7 +200,7 @@ def run_whatif(config: WhatifConfig, *, progress: Progress | None = None) -> Wha
         shap = game.no_game(1)
         notes.append("One organization: nothing is shared, no game is played (the gaps are empty).")
     else:
-        shap = game.shapley(the_game, exact_up_to=config.exact_up_to, samples=config.samples, seed=config.seed,
+        shap = game_cache.shapley(the_game, exact_up_to=config.exact_up_to, samples=config.samples, seed=config.seed,
                             progress=progress)
     org_rows, policy_rows, over_time, job_tables = [], [], [], []
     for i, policy in enumerate(config.policies):

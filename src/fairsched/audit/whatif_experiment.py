@@ -19,7 +19,10 @@ import pandas as pd
 
 from fairsched._contract import ExperimentConfig, ProgressCallback, rows_frame
 from fairsched.audit.whatif import WhatifConfig, WhatifResult, run_whatif
-from fairsched.errors import ConfigError
+from fairsched.audit.whatif_setup import check_backfill
+from fairsched.errors import ConfigError, FairschedError
+
+_SLURM_RULE_FIELDS = ("bf_interval", "bf_window", "bf_max_job_test")  # the slurm rule's options (WhatifConfig)
 
 
 @dataclass(frozen=True)
@@ -36,9 +39,32 @@ class Config(WhatifConfig, ExperimentConfig):
             raise ConfigError("whatif option 'seed': a sweep sets the seed of each cell from [sweep] seeds")
         return super().from_mapping(mapping)
 
+    @classmethod
+    def not_applicable(cls, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The fields among `options` (field name -> value) that have no effect with the others: ``bf_interval``,
+        ``bf_window`` and ``bf_max_job_test`` unless ``backfill`` is ``slurm`` (a sweep leaves them out of such
+        a cell, `fairsched.sweep.spec.expand`; `WhatifConfig` itself refuses them). An unknown rule gives ():
+        the Config names the error.
+
+        >>> Config.not_applicable({"backfill": "easy", "bf_window": "1h"}), Config.not_applicable({"bf_window": 60})
+        (('bf_window',), ('bf_window',))
+        >>> Config.not_applicable({"backfill": "Slurm", "bf_interval": "1min"})
+        ()
+        """
+        name = options.get("backfill", cls.backfill)
+        try:
+            slurm = isinstance(name, str) and check_backfill(name) == "slurm"
+        except FairschedError:
+            return ()
+        return () if slurm else tuple(field for field in _SLURM_RULE_FIELDS if field in options)
+
     def columns(self) -> dict[str, Any]:
-        """The config's fields as table cells, without ``seed`` (the store keeps each cell's seed)."""
-        return {key: value for key, value in super().columns().items() if key != "seed"}
+        """The config's fields as table cells, without ``seed`` (the store keeps each cell's seed); the ``bf_*``
+        fields are None (not applicable) unless the rule is ``slurm``."""
+        columns = {key: value for key, value in super().columns().items() if key != "seed"}
+        if self.backfill != "slurm":
+            columns.update(dict.fromkeys(_SLURM_RULE_FIELDS))
+        return columns
 
     def _reads(self, name: str) -> bool:
         return name != "shares" or str(self.shares) not in ("equal", "usage")

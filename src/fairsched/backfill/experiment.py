@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,7 @@ from fairsched.backfill.policies.slurm_rule import (
 )
 from fairsched.backfill.validate import validate_backfill_schedule
 from fairsched.backfill.view import BackfillRule
-from fairsched.errors import ConfigError
+from fairsched.errors import ConfigError, FairschedError
 from fairsched.workload.clean import CleanReport, clean
 from fairsched.workload.model import ReadReport, Workload
 from fairsched.workload.schema import PROCESSORS
@@ -96,7 +97,8 @@ class Config(ExperimentConfig):
     fairness : unfairness metrics to compute, from `FAIRNESS_METRICS` (``fst-strict``, ``fst-relaxed``, ``re``).
     bf_interval, bf_window, bf_max_job_test : the ``slurm`` rule's parameters (seconds between backfill passes,
         seconds of its plan, jobs tested per pass; Slurm's defaults 30, 86400, 500). Other rules refuse values
-        other than the defaults; report.json lists them only for ``slurm``.
+        other than the defaults; report.json lists them only for ``slurm``, and rows give them as null (not
+        applicable). A sweep leaves them out of the cells of other rules (`not_applicable`, docs/sweeps.md).
     skip_bad_records : drop malformed SWF records (counted in the read report) instead of failing.
     validate : check the schedule with `fairsched.backfill.validate.validate_backfill_schedule` (no CLI flag).
     """
@@ -140,6 +142,33 @@ class Config(ExperimentConfig):
         if get_backfill(self.backfill).name != "slurm":
             return get_backfill(self.backfill)
         return slurm_rule(self.bf_interval, self.bf_window, self.bf_max_job_test)
+
+    @classmethod
+    def not_applicable(cls, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The fields among `options` (field name -> value) that have no effect with the others: the ``slurm``
+        rule's `SLURM_RULE_FIELDS` when ``backfill`` names another rule. `fairsched.sweep.spec.expand` leaves
+        them out of such a cell; the Config itself refuses them (the command's one-line error). An unknown rule
+        gives (): the Config names the error.
+
+        >>> Config.not_applicable({"backfill": "easy", "bf_window": 3600, "order": "sjf"})
+        ('bf_window',)
+        >>> Config.not_applicable({"bf_interval": 60}), Config.not_applicable({"backfill": "slurm", "bf_window": 1})
+        (('bf_interval',), ())
+        """
+        name = options.get("backfill", cls.backfill)
+        try:
+            slurm = isinstance(name, str) and get_backfill(name).name == "slurm"
+        except FairschedError:
+            return ()
+        return () if slurm else tuple(field for field in SLURM_RULE_FIELDS if field in options)
+
+    def columns(self) -> dict[str, Any]:
+        """The config's fields as table cells; the bf_* fields are None (not applicable) unless the rule is
+        ``slurm``, so that a row never shows parameters its run did not use."""
+        columns = super().columns()
+        if self.rule().name != "slurm":
+            columns.update(dict.fromkeys(SLURM_RULE_FIELDS))
+        return columns
 
 @dataclass(frozen=True)
 class Result:

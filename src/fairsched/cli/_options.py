@@ -114,7 +114,8 @@ BfMaxJobTest = Annotated[int, typer.Option("--bf-max-job-test", min=1, rich_help
 
 @dataclass(frozen=True)
 class BackfillFlags:
-    """The shared backfilling flags, as `fairsched.backfill.experiment.Config` names them."""
+    """The shared backfilling flags, as `fairsched.backfill.experiment.Config` names them (the ``slurm`` rule's
+    ``bf_*`` last: that `Config` refuses values other than the defaults with another rule)."""
 
     procs: int | None
     order: str
@@ -124,6 +125,9 @@ class BackfillFlags:
     window_start: float | None
     window_length: float | None
     first: int | None
+    bf_interval: int = BACKFILL_DEFAULTS.bf_interval
+    bf_window: int = BACKFILL_DEFAULTS.bf_window
+    bf_max_job_test: int = BACKFILL_DEFAULTS.bf_max_job_test
 
 
 # -- runs of many cells (replicate, sweep) ------------------------------------------------------------------------

@@ -63,10 +63,10 @@ def backfill_command(
     from fairsched.report import write_result
     from fairsched.report.backfill import backfill_json, backfill_renderable, estimate_notes
 
-    flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
+    flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first, bf_interval,
+                          bf_window, bf_max_job_test)
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=names(fairness),
-                                        bf_interval=bf_interval, bf_window=bf_window,
-                                        bf_max_job_test=bf_max_job_test, skip_bad_records=skip_bad_records)
+                                        skip_bad_records=skip_bad_records)
     with delivery(out, as_json=as_json) as job:
         run = backfill_experiment.run(config, 0, progress=job.progress)
         report = run.report
@@ -99,13 +99,17 @@ def unfairness_fst_command(
     load: Load = None, load_by: LoadBy = _DEFAULT.load_by, window_start: WindowStart = None,
     window_length: WindowLength = None, first: First = None,
     kind: Annotated[str, typer.Option(help="strict, relaxed or both (JSSPP'05 Sec. 3.1.1-3.1.2).")] = "both",
+    bf_interval: BfInterval = _DEFAULT.bf_interval, bf_window: BfWindow = _DEFAULT.bf_window,
+    bf_max_job_test: BfMaxJobTest = _DEFAULT.bf_max_job_test,
     skip_bad_records: SkipBad = False, out: UnfairnessOut = None, as_json: Json = False,
 ) -> None:
-    """Fair-start-time unfairness of the schedule the policy gives on TRACE (JSSPP'05 Sec. 3.1)."""
+    """Fair-start-time unfairness of the schedule the policy gives on TRACE (JSSPP'05 Sec. 3.1); the fair start
+    times replay the same order and rule (with --backfill slurm, its --bf-* options)."""
     from fairsched.backfill import experiment as backfill_experiment
     from fairsched.report.backfill import backfill_json, unfairness_table
 
-    flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first)
+    flags = BackfillFlags(procs, order, backfill, load, load_by, window_start, window_length, first, bf_interval,
+                          bf_window, bf_max_job_test)
     if kind not in _FST_KINDS:
         raise ConfigError(f"--kind {kind!r}: choose one of {', '.join(_FST_KINDS)}")
     config = backfill_experiment.Config(trace=trace, **asdict(flags), fairness=_FST_KINDS[kind],

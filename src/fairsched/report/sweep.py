@@ -13,7 +13,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from fairsched.report.sweep_figures import write_results_plot  # noqa: F401  (re-exported: its old home)
+from fairsched.report.sweep_figures import (
+    option_text,
+    write_results_plot,  # noqa: F401  (re-exported: its old home)
+)
 from fairsched.sweep.paired import PairedResults
 from fairsched.sweep.results import SweepResults
 from fairsched.sweep.run import SweepProgress, SweepSummary, n_cells
@@ -68,7 +71,7 @@ def plan_table(plan: list[tuple[Cell, bool]]) -> Table:
     for name in ["#", *options, "seed", "key", "stored"]:
         table.add_column(name, justify="right" if name in ("#", "seed") else "left")
     for cell, stored in plan:
-        table.add_row(str(cell.index), *(str(cell.point.get(o, "")) for o in options), str(cell.seed), cell.key,
+        table.add_row(str(cell.index), *(option_text(cell.point.get(o, "")) for o in options), str(cell.seed), cell.key,
                       "yes" if stored else "")
     return table
 
@@ -96,7 +99,7 @@ def results_table(results: SweepResults) -> Table:
     for name in [*results.group_by, "metric", "n", "mean", "± 95% CI", "std"]:
         table.add_column(name, justify="left" if name in (*results.group_by, "metric") else "right")
     for row in results.rows.to_dict("records"):
-        table.add_row(*(str(row[c]) for c in results.group_by), row["metric"], str(row["n"]), _fmt(row["mean"]),
+        table.add_row(*(option_text(row[c]) for c in results.group_by), row["metric"], str(row["n"]), _fmt(row["mean"]),
                       _fmt(row["ci95"]), _fmt(row["std"]))
     return table
 

@@ -84,7 +84,9 @@ def results_figure(results: SweepResults, metric: str, options: PlotOptions | No
     better = f"; {entry.better}" if entry.better else ""
     fig.suptitle(f"{entry.symbol}: mean and 95% CI over seeds{better}", fontsize="medium")
     if series is not None and len(panels):
-        handles, labels = axes[0].get_legend_handles_labels()
+        legend = {label: handle for ax in axes[:len(panels)]  # every panel's series, once each
+                  for handle, label in zip(*ax.get_legend_handles_labels(), strict=True)}
+        handles, labels = list(legend.values()), list(legend)
         if handles:
             fig.legend(handles, labels, title=series, loc="outside right center", fontsize="small")
     return fig
@@ -116,7 +118,7 @@ def results_table_text(results: SweepResults, fmt: str) -> str:
                        for i, suffix in enumerate(("", "_ci95"))}} for key, values in keyed.items()]
         return pd.DataFrame.from_records(records).to_csv(index=False, lineterminator="\n")
     head = [option_label(c) for c in groups] + [registry_metric(m).label for m in metrics]
-    body = [[str(v) for v in key] + [_mean_ci(*values.get(m, (math.nan, math.nan)), fmt) for m in metrics]
+    body = [[option_text(v) for v in key] + [_mean_ci(*values.get(m, (math.nan, math.nan)), fmt) for m in metrics]
             for key, values in keyed.items()]
     if fmt == "markdown":
         lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i < len(groups) else "---:"
@@ -130,6 +132,18 @@ def results_table_text(results: SweepResults, fmt: str) -> str:
               for cells in body]
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def option_text(value: Any) -> str:
+    """An option's value in a table; ``n/a`` where it does not apply to the cell (None in its point, null in its
+    rows: backfill's ``bf-*`` under another rule than ``slurm``, docs/sweeps.md).
+
+    >>> option_text(None), option_text(3600), option_text("easy")
+    ('n/a', '3600', 'easy')
+    """
+    import pandas as pd
+
+    return "n/a" if value is None or (not isinstance(value, str | list | tuple) and pd.isna(value)) else str(value)
 
 
 def _mean_ci(mean: float, ci: float, fmt: str) -> str:
@@ -197,15 +211,28 @@ def _band(entry: Any, mean: Any, ci: Any) -> tuple[list[float], list[float]]:
 
 
 def _lines(ax: Any, rows: Any, x: str, series: str | None, entry: Any) -> None:
+    """One line per series against `x`; a row whose `x` is null (the option does not apply to its cell, e.g.
+    ``bf_window`` under ``easy``) is the same for every x: a dashed level with its band."""
+    import pandas as pd
+
+    at = pd.to_numeric(rows[x], errors="coerce").astype(float)
     groups = rows.groupby(series, sort=False) if series is not None else [(entry.symbol, rows)]
     for name, part in groups:
-        part = part.sort_values(x, kind="stable")
+        part = part.assign(_x=at[part.index]).sort_values("_x", kind="stable")
         mean, ci = part["mean"].astype(float).tolist(), part["ci95"].astype(float).tolist()
         low, high = _band(entry, mean, ci)
-        (line,) = ax.plot(part[x].astype(float), mean, marker="o", markersize=4, label=str(name))
-        ax.fill_between(part[x].astype(float), low, high, color=line.get_color(), alpha=0.2, linewidth=0)
-    values = sorted(set(rows[x].tolist()))
-    if rows[x].dtype.kind in "iu" and len(values) <= 12:  # k = 2, 3, 4: a tick per value, no 2.5
+        known = part["_x"].notna().tolist()
+        pick = [i for i, ok in enumerate(known) if ok]
+        (line,) = ax.plot(part["_x"][known], [mean[i] for i in pick], marker="o", markersize=4,
+                          label=str(name) if pick else f"_{name}")  # "_": no legend entry for an empty line
+        ax.fill_between(part["_x"][known], [low[i] for i in pick], [high[i] for i in pick], color=line.get_color(),
+                        alpha=0.2, linewidth=0)
+        for i in (i for i, ok in enumerate(known) if not ok):
+            ax.axhline(mean[i], color=line.get_color(), linestyle="--", label=f"{name} ({option_label(x)} n/a)")
+            if not math.isnan(low[i]):
+                ax.axhspan(low[i], high[i], color=line.get_color(), alpha=0.1, linewidth=0)
+    values = sorted(set(at.dropna().tolist()))
+    if rows[x].dtype.kind in "iuO" and len(values) <= 12 and all(v == int(v) for v in values):  # no 2.5 tick
         ax.set_xticks(values)
 
 

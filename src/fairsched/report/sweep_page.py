@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from fairsched.report.html import REPORT_FILE, Figure, Report, Table, write_report_html
-from fairsched.report.sweep_figures import PlotOptions, results_figure
+from fairsched.report.sweep_figures import PlotOptions, option_text, results_figure
 from fairsched.sweep.metrics import HEADLINE
 from fairsched.sweep.paired import PairedResults
 from fairsched.sweep.results import SweepResults
@@ -78,7 +78,7 @@ def _grid_table(cells: tuple[dict[str, Any], ...]) -> Table:
             if value not in values.setdefault(key, []):
                 values[key].append(value)
     seeds = sorted({cell["seed"] for cell in cells})
-    rows = [(key, len(vals), ", ".join(map(str, vals))) for key, vals in values.items()]
+    rows = [(key, len(vals), ", ".join(map(option_text, vals))) for key, vals in values.items()]  # None: n/a
     rows.append(("seed", len(seeds), ", ".join(map(str, seeds))))
     windows = sorted({cell["window"] for cell in cells if "window" in cell})
     if windows:

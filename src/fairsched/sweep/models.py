@@ -2,7 +2,9 @@
 
 A model module exports ``Config`` (a frozen dataclass with ``from_mapping(mapping)`` and ``input_paths()``) and
 ``run(config, seed, *, progress=None) -> Result`` whose ``Result.rows()`` is a pandas DataFrame, one row per
-policy or algorithm. A spec names one of `MODELS`, or the dotted import path of any module that follows the
+policy or algorithm; optionally ``Config.not_applicable(options) -> field names``, the options that have no
+effect with the others (backfill's ``bf_*`` unless the rule is ``slurm``: `fairsched.sweep.spec.expand` leaves them
+out of such a cell). A spec names one of `MODELS`, or the dotted import path of any module that follows the
 contract (``model = "mypackage.my_experiment"``): that is how tests plug in a toy model, and how a user sweeps a
 model of their own. Modules are imported only when a sweep needs them.
 """

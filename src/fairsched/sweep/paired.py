@@ -14,9 +14,10 @@ summarizes, per group and metric, the per-pair differences ``value − baseline`
 * ``wilcoxon_p``: the two-sided p-value of the Wilcoxon signed-rank test of the differences
   (`scipy.stats.wilcoxon`, exact for small n; NaN when every difference is 0 or n = 0).
 
-Pairs never cross conditions: a group that does not name a varied option (``--group-by policy`` on a sweep over
-``orgs``) gathers pairs from every value of it, each pair within one value, and `PairedResults.averaged_over`
-names those options.
+An option that does not apply to the baseline's cell (null in its rows: ``bf_window`` under ``easy``) matches every
+value of it: that run is the baseline of each. Pairs never cross conditions otherwise: a group that does not name
+a varied option (``--group-by policy`` on a sweep over ``orgs``) gathers pairs from every value of it, each pair
+within one value, and `PairedResults.averaged_over` names those options.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ def paired_results(out: str | Path, baseline: str, *, group_by: tuple[str, ...] 
     if base.duplicated(list(paired_on)).any():
         raise ConfigError(f"--baseline {baseline}: several baseline rows share one condition "
                           f"({', '.join(paired_on)}); the rows differ in a column that is not an option")
+    base = _not_applicable_matches_every_value(base, frame[text != value], paired_on)
     merged = frame[text != value].merge(base[[*paired_on, *metrics]], on=list(paired_on), suffixes=("", "_base"))
     pair_frames, records = [], []
     keys = [*groups, column]
@@ -158,6 +160,23 @@ def paired_statistics(baseline: np.ndarray, value: np.ndarray, *, n_resamples: i
             "diff_t_low": d_t[0], "diff_t_high": d_t[1], "diff_boot_low": d_boot[0], "diff_boot_high": d_boot[1],
             "ratio": _mean(ratio), "ratio_t_low": r_t[0], "ratio_t_high": r_t[1], "ratio_boot_low": r_boot[0],
             "ratio_boot_high": r_boot[1], "wilcoxon_p": _wilcoxon(diff)}
+
+
+def _not_applicable_matches_every_value(base: pd.DataFrame, others: pd.DataFrame,
+                                        paired_on: tuple[str, ...]) -> pd.DataFrame:
+    """The baseline rows, where a null condition (an option that does not apply to the baseline's cell, e.g.
+    ``bf_window`` under ``--baseline backfill=easy``, docs/sweeps.md) also stands for every value the other rows
+    have: a copy per value, unless a baseline row of that value exists. The baseline's run is the same whatever
+    the value, so ``slurm`` with each window is paired with the one ``easy`` run of its seed."""
+    import pandas as pd
+
+    for column in paired_on:
+        missing = base[column].isna()
+        values = others[column].dropna().unique()
+        if missing.any() and len(values):
+            copies = [base[missing].assign(**{column: v}).astype({column: base[column].dtype}) for v in values]
+            base = pd.concat([base, *copies], ignore_index=True).drop_duplicates(list(paired_on), keep="first")
+    return base
 
 
 def _parse_baseline(baseline: str) -> tuple[str, str]:

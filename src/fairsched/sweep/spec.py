@@ -92,7 +92,8 @@ class Cell:
     ----------
     key : hex digest identifying the result (see `cell_key`); the store's part is ``cells/<key>.parquet``.
     index : position in the spec's order (grid points in order, seeds fastest).
-    point : the varying options of this cell, as the spec names them (for listings and tables).
+    point : the varying options of this cell, as the spec names them (for listings and tables); None for one that
+        does not apply to it (the model's ``Config.not_applicable``; see `expand`).
     seed : the seed passed to the model's ``run``.
     config : the model's ``Config``.
     window : with ``windows = N``, which of the N drawn windows (0..N-1; its start is ``config.window_start``).
@@ -150,10 +151,16 @@ def load_spec(path: str | Path, *, overrides: Mapping[str, Any] | None = None) -
 def expand(spec: Spec) -> list[Cell]:
     """Every cell of `spec`, in order, each with its model ``Config`` built and checked and its key.
 
+    Options that do not apply to a grid point (the model's ``Config.not_applicable``: backfill's and whatif's
+    ``bf-*`` unless the rule is ``slurm``) are left out of its Config and recorded in its ``point`` as None; grid
+    points that then give the same configuration are one cell, the first (a grid ``backfill = ["easy", "slurm"]``
+    × ``bf-window = [3600, 86400]`` is one ``easy`` cell and two ``slurm`` cells, docs/sweeps.md).
+
     Raises
     ------
     InputError : a grid point the model rejects (naming the spec, the option and the point), a missing input file,
-        or two grid points that give the same configuration.
+        two grid points that give the same configuration with every option applying, or an option that applies
+        to no grid point (the model's own refusal, e.g. ``bf-window`` in a sweep with no ``slurm`` cell).
     """
     model = load_model(spec.module)
     where = _Locator(spec.path, spec.text)
@@ -161,23 +168,33 @@ def expand(spec: Spec) -> list[Cell]:
     draws = WindowDraws()
     cells: list[Cell] = []
     seen: dict[str, dict[str, Any]] = {}
+    unused: dict[str, dict[str, Any]] = {}  # option -> the first point it did not apply to, while it applied to none
+    applied: set[str] = set()
     for point in spec.points():
-        config = _config(model.Config, spec, point, where)
+        config, dropped = _config(model.Config, spec, point, where)
+        options = {**spec.base, **point}
+        applied |= options.keys() - dropped
+        unused.update({key: point for key in dropped if key not in unused})
+        shown = {key: None if key in dropped else value for key, value in point.items()}
         windows: list[tuple[int | None, Any]] = [(None, config)]
         if spec.windows is not None:
             starts = _drawn_starts(config, spec, draws, where)
-            windows = [(index, _config(model.Config, spec, point, where, extra={"window-start": start}))
+            windows = [(index, _config(model.Config, spec, point, where, extra={"window-start": start})[0])
                        for index, start in enumerate(starts)]
         for window, window_config in windows:
             inputs = hashes.of(window_config.input_paths(), spec.path)
             key = cell_key(spec.module, window_config, 0, inputs)  # one key per point, to find duplicate points
+            if key in seen and dropped:
+                continue  # the same run as an earlier point once its inapplicable options are left out
             if key in seen:
                 raise InputError(f"grid points {seen[key]} and {point} give the same configuration; remove one",
                                  path=spec.path)
             seen[key] = point
             cells += [Cell(key=cell_key(spec.module, window_config, seed, inputs), index=len(cells) + i,
-                           point=point, seed=seed, config=window_config, window=window)
+                           point=shown, seed=seed, config=window_config, window=window)
                       for i, seed in enumerate(spec.seeds)]
+    for key in [key for key in unused if key not in applied]:  # set for nothing: the model's own refusal
+        _config(model.Config, spec, unused[key], where, keep=True)
     return cells
 
 
@@ -217,7 +234,12 @@ def cell_key(module: str, config: Any, seed: int, input_hashes: Mapping[str, str
 
 
 def config_columns(config: Any) -> dict[str, Any]:
-    """The config's fields as table columns: scalars kept, tuples comma-joined, paths and others as strings."""
+    """The config's fields as table columns: scalars kept, tuples comma-joined, paths and others as strings; the
+    config's own ``columns()`` when it has one (the model's rows show the same, e.g. None for options that do not
+    apply)."""
+    columns = getattr(config, "columns", None)
+    if callable(columns):
+        return {name: _column(value) for name, value in columns().items()}
     return {f.name: _column(getattr(config, f.name)) for f in dataclasses.fields(config)}
 
 
@@ -240,9 +262,10 @@ def _normal(value: Any, input_hashes: Mapping[str, str]) -> Any:
 
 
 def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Locator, *,
-            extra: Mapping[str, Any] | None = None) -> Any:
-    """The model's Config for `point` (and `extra`, a drawn window's start) over ``[base]``; relative paths
-    resolved against the spec's directory.
+            extra: Mapping[str, Any] | None = None, keep: bool = False) -> tuple[Any, set[str]]:
+    """The model's Config for `point` (and `extra`, a drawn window's start) over ``[base]``, relative paths
+    resolved against the spec's directory, and the options left out because they do not apply to it
+    (`not_applicable`; none with `keep`, which lets the model refuse them).
 
     Every problem is one `InputError` naming the spec's line and the option: an unknown option (with the closest
     valid name), a value the model rejects, an input file that cannot be read, a required option left out.
@@ -250,6 +273,8 @@ def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Loc
     options = {**spec.base, **point, **(extra or {})}
     at = f" at grid point {point}" if point else ""
     _check_option_names(config_class, options, spec, point, where)
+    dropped = set() if keep else not_applicable(config_class, options)
+    options = {key: value for key, value in options.items() if key not in dropped}
     path_fields = _path_fields(config_class)
     for key, value in options.items():
         if _field_name(key) in path_fields and isinstance(value, str) and not Path(value).is_absolute():
@@ -271,7 +296,24 @@ def _config(config_class: Any, spec: Spec, point: Mapping[str, Any], where: _Loc
                         and Path(path).is_relative_to(str(options[k]))), None)
             raise where.error(key, f"input file {path} cannot be read (no such file){at}",
                               table=_table_of(key, spec, point))
-    return config
+    return config, dropped
+
+
+def not_applicable(config_class: Any, options: Mapping[str, Any]) -> set[str]:
+    """The keys of `options` (as the spec writes them) that have no effect with the others, by the model's
+    optional ``Config.not_applicable(fields)``: field name -> value in, the field names that do not apply out.
+
+    >>> from fairsched.backfill.experiment import Config
+    >>> sorted(not_applicable(Config, {"backfill": "easy", "bf-window": 3600, "order": "sjf"}))
+    ['bf-window']
+    >>> not_applicable(Config, {"backfill": "slurm", "bf-window": 3600})
+    set()
+    """
+    rule = getattr(config_class, "not_applicable", None)
+    if rule is None:
+        return set()
+    names = {_field_name(key): key for key in options}
+    return {names[name] for name in rule({name: options[key] for name, key in names.items()}) if name in names}
 
 
 def _field_name(key: str) -> str:

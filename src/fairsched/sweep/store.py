@@ -4,7 +4,8 @@ Layout of ``DIR``:
 
 * ``spec.toml`` — a copy of the spec last run into ``DIR``;
 * ``manifest.json`` — the model and, in order, every cell of that spec: ``key``, ``seed``, ``point`` (the varying
-  options), plus ``config_columns`` (the model's Config fields, which are columns of every part);
+  options; null for one that does not apply to the cell), plus ``config_columns`` (the model's Config fields,
+  which are columns of every part);
 * ``cells/<key>.parquet`` — one finished cell: the model's ``Result.rows()`` (one row per policy or algorithm:
   config columns, ``policy``, metrics) preceded by ``cell`` (the key), ``seed``, ``status`` (``ok``) and
   ``error`` (empty);
