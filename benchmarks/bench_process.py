@@ -5,7 +5,8 @@
 * ``ours``: ``fairsched backfill --trace LOG --order fcfs --backfill easy|conservative`` on a 28,000-job SWF log
   (the first 28,000 jobs of CTC-SP2, 338 processors, written to a temporary file), in fresh processes, best of
   ``--repeat`` (CPU = user + system of the child, `getrusage`; the machine is shared, so CPU times are the ones to
-  compare), after one warm-up run that fills numba's cache;
+  compare), after one warm-up run that fills numba's cache and writes Python's bytecode caches (the children run
+  without ``PYTHONDONTWRITEBYTECODE``, as from a user's shell: `CHILD_ENV`);
 * ``floor``: ``python -c 'import numpy, numba'`` the same way: no simulator written in Python with numba kernels
   can start faster; ``floor_dispatch`` adds the first call of one tiny kernel loaded from numba's cache, which
   sets up numba's CPU target (its type registries) once per process: what any numba program pays before its
@@ -55,7 +56,8 @@ FAIRSCHED = Path(sys.executable).with_name("fairsched")
 ACCASIM_PYTHON = Path(os.environ.get("FAIRSCHED_ACCASIM_PYTHON", "/work/peers-venv/bin/python"))
 RULES = {"easy": "easy", "conservative": "cons"}  # our --backfill -> pyss's file and README name
 # What `fairsched backfill --trace LOG` does, step by step (cli/backfill.py, backfill/experiment.py run_backfill),
-# each step's CPU (user + system of this process) printed as one JSON object. Typer's parsing is not a step.
+# each step's CPU (user + system of this process) printed as one JSON object. Typer's parsing is not a step. The
+# path imports no pandas (tests/test_process_imports.py); the script fails if a step does.
 STEPS = """
 import json, sys, time
 cpu = time.process_time
@@ -64,35 +66,45 @@ def step(name):
     global last
     now = cpu(); steps[name] = round(now - last, 4); last = now
 import numpy, numba; step("import numpy, numba")
-import pandas; step("import pandas")
 import fairsched.cli; step("import fairsched.cli (typer, rich)")
 from fairsched.backfill import experiment
 from fairsched.report.backfill import backfill_renderable
 step("import the backfill model and its report")
-from fairsched.workload.swf import read_swf
-workload = read_swf(sys.argv[1]); step("read the SWF log (numba's set-up at its first compiled call)")
+from fairsched.workload.swf import read_swf_columns
+workload = read_swf_columns(sys.argv[1], compiled=True)
+step("read the SWF log into numpy columns (numba's set-up at its first compiled call)")
 config = experiment.Config(trace=sys.argv[1], order="fcfs", backfill="easy")
 processors = experiment._machine_size(workload, None)
 prepared, _, _ = experiment.prepare_workload(workload, config, processors)
 jobs = experiment.jobs_from_workload(prepared, n_processors=processors); step("clean, prepare the jobs")
 result = experiment.simulate(jobs, order="fcfs", backfill="easy"); step("simulate (kernel from numba's cache)")
-experiment.validate_backfill_schedule(result.schedule, jobs, order="fcfs", backfill="easy")
+experiment.validate_backfill_schedule(result.columns, jobs, order="fcfs", backfill="easy")
 step("validate the schedule")
-experiment.summary(result.schedule, processors); step("metrics")
+experiment.summary(result.columns, processors); step("metrics")
 report = experiment.backfill_workload(workload, config)  # the same run again, only to have a report to render
 last = cpu()
 import io
 from rich.console import Console
 Console(file=io.StringIO(), width=120).print(backfill_renderable(report)); step("render the tables")
+assert "pandas" not in sys.modules, "a step imported pandas: the command's path must not"
+steps["cpu before exit"] = round(cpu(), 4)  # all the CPU used so far: the rest of the child's CPU is its exit
 print(json.dumps(steps))
+import gc; gc.freeze()  # as the console command ends (fairsched.cli._app.main)
 """
+EXIT_STEP = "exit: Python's finalization (the command freezes the collector first)"
+
+
+# The children run as from a user's shell: Python writes and reads its bytecode caches (__pycache__/*.pyc). The
+# sessions of this machine set PYTHONDONTWRITEBYTECODE=1, under which a source tree never gets its .pyc files and
+# every process compiles each of our modules again; the warm-up runs below write them.
+CHILD_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
 def timed(argv: list[str], cwd: Path | None = None) -> tuple[float, float]:
     """(wall, CPU) seconds of one child process (CPU = user + system of the child, `getrusage`)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=CHILD_ENV)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -122,18 +134,25 @@ def ours(log: Path, repeat: int) -> list[dict[str, Any]]:
     rows = []
     for backfill in RULES:
         argv = [*command, "--backfill", backfill]
-        timed(argv)  # fills numba's cache if needed (the first run after an edit of a kernel compiles)
+        timed(argv)  # fills numba's cache if needed (the first run after an edit of a kernel compiles), and .pyc
         rows.append({"backfill": backfill, "command": f"fairsched backfill --trace LOG --order fcfs --backfill "
                      f"{backfill}", **best(argv, repeat)})
     return rows
 
 
 def steps(log: Path, repeat: int) -> dict[str, float]:
-    """CPU seconds of each step of `STEPS` in a fresh interpreter, the best of `repeat` runs per step."""
+    """CPU seconds of each step of `STEPS` in a fresh interpreter, the best of `repeat` runs per step; the last
+    step, `EXIT_STEP`, is the child's CPU (`getrusage`) after it printed the others: Python's finalization."""
     runs = []
     for _ in range(repeat):
-        done = subprocess.run([sys.executable, "-c", STEPS, str(log)], capture_output=True, text=True, check=True)
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run([sys.executable, "-c", STEPS, str(log)], capture_output=True, text=True, check=True,
+                              env=CHILD_ENV)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run = json.loads(done.stdout.strip().splitlines()[-1])
+        child = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        run[EXIT_STEP] = round(child - run.pop("cpu before exit"), 4)
+        runs.append(run)
     return {name: min(run[name] for run in runs) for name in runs[0]}
 
 
@@ -201,7 +220,9 @@ def main() -> None:
     parser.add_argument("--peer-repeat", type=int, default=1, help="AccaSim takes about a minute a run")
     parser.add_argument("--no-peers", action="store_true")
     args = parser.parse_args()
-    out: dict[str, Any] = {"benchmark": "process", "cpu_count": os.cpu_count(), "repeat": args.repeat}
+    out: dict[str, Any] = {"benchmark": "process", "cpu_count": os.cpu_count(), "repeat": args.repeat,
+                           "bytecode": "the children write and read __pycache__/*.pyc, as from a user's shell "
+                                       "(PYTHONDONTWRITEBYTECODE removed from their environment)"}
     source = args.traces / CTC[0]
     if not source.exists():
         print(json.dumps({**out, "skipped": f"{source} not found"}, indent=1))

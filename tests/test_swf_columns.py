@@ -77,7 +77,9 @@ def test_both_readers_give_the_same_jobs_or_the_same_one_line_error(tmp_path_fac
                                                                   body: bytes, skip: bool) -> None:
     path = tmp_path_factory.mktemp("swf") / "t.swf"
     path.write_bytes(b"; MaxProcs: 4\n" + body)
-    assert _read(read_swf_columns, path, skip_bad_records=skip) == _read(read_swf, path, skip_bad_records=skip)
+    reference = _read(read_swf, path, skip_bad_records=skip)
+    assert _read(read_swf_columns, path, skip_bad_records=skip) == reference
+    assert _read(read_swf_columns, path, skip_bad_records=skip, compiled=True) == reference  # `fairsched backfill`
 
 
 def test_a_malformed_line_gives_the_same_error_from_both_readers(tmp_path: Path) -> None:

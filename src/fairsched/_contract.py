@@ -27,11 +27,12 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from fairsched.errors import ConfigError
+
+if TYPE_CHECKING:  # pandas is imported by `rows_frame`, when a table is asked for (not by every command)
+    import pandas as pd
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as ``progress(description, steps_done, steps_total)`` before each step of a run."""
@@ -103,6 +104,8 @@ class ExperimentConfig:
 
 def rows_frame(config: ExperimentConfig, per_policy: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """The tidy table of `Result.rows`: the config's columns, ``policy``, then each row's metrics."""
+    import pandas as pd
+
     base = config.columns()
     records = [{**base, **row} for row in per_policy]
     return pd.DataFrame.from_records(records)

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
 import fairsched
 from fairsched.backfill import _loop
@@ -55,8 +55,11 @@ from fairsched.backfill.view import (
     TickSetup,
 )
 from fairsched.errors import ConfigError, InvariantError
-from fairsched.workload.model import Workload
+from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.transform import scale_to_load
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # Column names of BackfillResult.schedule (one row per job, in submission order):
 #   job               the SWF job number
@@ -75,14 +78,24 @@ class BackfillResult:
 
     Attributes
     ----------
-    schedule : DataFrame with `SCHEDULE_COLUMNS`, one row per job, in submission order.
+    columns : the schedule as numpy arrays, `SCHEDULE_COLUMNS` -> one value per job in submission order (int64;
+        ``bounded_slowdown`` float64): what the metrics and the validator read, without pandas.
     jobs : the simulated jobs (after load scaling and the estimate rules), for metrics and what-ifs.
     meta : order, backfill, processors, load, estimate counts, source, fairsched version.
+    schedule : the same columns as a DataFrame, built (and pandas imported) on first use only, so that
+        ``fairsched backfill`` without ``--out`` never imports pandas (issue #22 §2).
     """
 
-    schedule: pd.DataFrame
+    columns: dict[str, np.ndarray]
     jobs: BackfillJobs
     meta: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def schedule(self) -> pd.DataFrame:
+        """DataFrame with `SCHEDULE_COLUMNS`, one row per job, in submission order."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns)
 
 
 class BackfillSimulator:
@@ -252,19 +265,25 @@ class BackfillSimulator:
                                     self._loop_tick, limit, pause_before, stop_job, stop_when_queue_empty))
 
     # -- output ------------------------------------------------------------------------------------------
-    def schedule(self) -> pd.DataFrame:
-        """The finished schedule, one row per job in submission order (`SCHEDULE_COLUMNS`)."""
+    def schedule_columns(self) -> dict[str, np.ndarray]:
+        """The finished schedule as arrays, `SCHEDULE_COLUMNS` -> one value per job in submission order."""
         if np.any(self.out_start < 0) or self.clock[N_QUEUE] or self.clock[N_HEAP]:
             raise InvariantError(f"simulation not finished at t={self.now}: {int(np.sum(self.out_start < 0))} "
                                  f"job(s) never started, {int(self.clock[N_HEAP])} running")
         j = self.jobs
         start = self.out_start.copy()
         wait = start - j.submit
-        return pd.DataFrame({"job": j.job, "submit": j.submit, "start": start, "end": start + j.run,
-                             "procs": j.procs, "wait": wait, "bounded_slowdown": bounded_slowdown(wait, j.run)})
+        return {"job": j.job, "submit": j.submit, "start": start, "end": start + j.run, "procs": j.procs,
+                "wait": wait, "bounded_slowdown": bounded_slowdown(wait, j.run)}
+
+    def schedule(self) -> pd.DataFrame:
+        """The finished schedule, one row per job in submission order (`SCHEDULE_COLUMNS`), as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.schedule_columns())
 
 
-def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | None = None,
+def simulate(workload_or_jobs: Workload | WorkloadColumns | BackfillJobs, *, processors: int | None = None,
              order: str | QueueOrder = "fcfs", backfill: str | BackfillRule = "easy", load: float | None = None,
              load_by: Literal["runtime", "arrival"] = "runtime",
              order_params: Mapping[str, Any] | None = None) -> BackfillResult:
@@ -276,13 +295,14 @@ def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | Non
 
     Parameters
     ----------
-    workload_or_jobs : a cleaned `Workload` (`fairsched.backfill.jobs.jobs_from_workload` rules) or `BackfillJobs`.
+    workload_or_jobs : a cleaned `Workload` or `WorkloadColumns` (`fairsched.backfill.jobs.jobs_from_workload`
+        rules) or `BackfillJobs`.
     processors : P; default the workload header's ``MaxProcs`` (or ``jobs.n_processors``).
     order : ``fcfs``, ``sjf``, ``lxf``, or a ticked order ``drf``, ``directcontr``, ``slurm-fair-tree``,
         ``slurm-classic`` (keys recomputed every ``calc_period`` seconds; docs/whatif.md).
     backfill : ``none``, ``no-guarantee``, ``easy``, ``conservative`` or ``slurm`` (its parameters:
         ``fairsched.backfill.policies.slurm_rule.slurm_rule(bf_interval=..., ...)``).
-    load : offered load to reach first, by `fairsched.workload.transform.scale_to_load` (a Workload only).
+    load : offered load to reach first, by `fairsched.workload.transform.scale_to_load` (a workload only).
     load_by : ``runtime`` (run and requested times × factor, JSSPP'05 §4) or ``arrival`` (compression).
     order_params : a ticked order's parameters (``org``, ``shares``, ``calc_period`` and its own; its module's
         docstring). Other orders take none.
@@ -313,7 +333,7 @@ def simulate(workload_or_jobs: Workload | BackfillJobs, *, processors: int | Non
         meta["calc_period"] = sim.tick.period
     if rule.params:
         meta["backfill_params"] = dict(rule.params)
-    return BackfillResult(schedule=sim.schedule(), jobs=jobs, meta=meta)
+    return BackfillResult(columns=sim.schedule_columns(), jobs=jobs, meta=meta)
 
 
 def _tick_setup(order: QueueOrder, jobs: BackfillJobs, params: Mapping[str, Any]) -> TickSetup:
@@ -325,7 +345,8 @@ def _tick_setup(order: QueueOrder, jobs: BackfillJobs, params: Mapping[str, Any]
     return TickSetup(period=0, org=np.zeros(1, np.int64), jpar=np.zeros((1, 1)), opar=np.zeros(1), ost=np.zeros(1))
 
 
-def _as_jobs(data: Workload | BackfillJobs, processors: int | None, load: float | None, load_by: str) -> BackfillJobs:
+def _as_jobs(data: Workload | WorkloadColumns | BackfillJobs, processors: int | None, load: float | None,
+             load_by: str) -> BackfillJobs:
     if isinstance(data, BackfillJobs):
         if load is not None:
             raise ConfigError("load scaling works on a Workload; scale it before building BackfillJobs "
@@ -334,8 +355,8 @@ def _as_jobs(data: Workload | BackfillJobs, processors: int | None, load: float 
             raise ConfigError(f"processors={processors} but the jobs were built for {data.n_processors}; "
                               "rebuild them with BackfillJobs.from_arrays(..., n_processors=...)")
         return data
-    if not isinstance(data, Workload):
-        raise ConfigError(f"expected a Workload or BackfillJobs, got {type(data).__name__}")
+    if not isinstance(data, Workload | WorkloadColumns):
+        raise ConfigError(f"expected a Workload, WorkloadColumns or BackfillJobs, got {type(data).__name__}")
     if processors is None:
         processors = data.header_int("MaxProcs")
     if load is not None:

@@ -29,10 +29,9 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
-import pandas as pd
 
 from fairsched._contract import (
     ExperimentConfig,
@@ -44,7 +43,6 @@ from fairsched._contract import (
     check_path,
     rows_frame,
 )
-from fairsched.backfill import fairness
 from fairsched.backfill.engine import BackfillResult, simulate
 from fairsched.backfill.jobs import jobs_from_workload
 from fairsched.backfill.metrics import summary
@@ -59,10 +57,13 @@ from fairsched.backfill.validate import validate_backfill_schedule
 from fairsched.backfill.view import BackfillRule
 from fairsched.errors import ConfigError, FairschedError
 from fairsched.workload.clean import CleanReport, clean
-from fairsched.workload.model import ReadReport, Workload
+from fairsched.workload.model import ReadReport, Workload, WorkloadColumns
 from fairsched.workload.schema import PROCESSORS
-from fairsched.workload.swf import read_swf
+from fairsched.workload.swf import read_swf, read_swf_columns
 from fairsched.workload.transform import first_jobs, offered_load, scale_to_load, window
+
+if TYPE_CHECKING:  # pandas and the fairness metrics are imported where they are used: a plain run needs neither
+    import pandas as pd
 
 # Unfairness metrics a run may ask for (CLI ``--fairness``), and the per-job columns each adds to `fairness.csv`.
 FAIRNESS_METRICS: dict[str, tuple[str, ...]] = {
@@ -73,6 +74,7 @@ FAIRNESS_METRICS: dict[str, tuple[str, ...]] = {
 LOAD_SCALINGS: tuple[str, ...] = ("runtime", "arrival")
 SLURM_RULE_FIELDS: tuple[str, ...] = ("bf_interval", "bf_window", "bf_max_job_test")
 """The ``slurm`` rule's parameters among `Config`'s fields (`fairsched.backfill.policies.slurm_rule`)."""
+W = TypeVar("W", Workload, WorkloadColumns)  # preparing keeps the workload's kind: pandas table or numpy columns
 
 
 @dataclass(frozen=True)
@@ -225,7 +227,8 @@ class BackfillReport:
     ----------
     config : the configuration run.
     workload : the simulated jobs as a workload (after cleaning, window, first N and load scaling), in the
-        engine's job order; the SWF export writes it back with the simulated wait times.
+        engine's job order; the SWF export writes it back with the simulated wait times. `run_backfill` reads
+        the trace into numpy columns (`WorkloadColumns`), so a run imports pandas only for what needs a table.
     result : the engine's `BackfillResult` (schedule, jobs, meta; ``meta["load"]`` is the target load).
     metrics : `fairsched.backfill.metrics.summary` of the schedule.
     fairness : one row per job (``job`` and the `FAIRNESS_METRICS` columns asked for), None when none was asked.
@@ -237,7 +240,7 @@ class BackfillReport:
     """
 
     config: Config
-    workload: Workload
+    workload: Workload | WorkloadColumns
     result: BackfillResult
     metrics: dict[str, float]
     fairness: pd.DataFrame | None
@@ -271,14 +274,15 @@ def run_backfill(config: Config, *, progress: ProgressCallback | None = None) ->
         raise ConfigError("--trace: required; give an SWF file (.swf or .swf.gz)")
     if progress is not None:
         progress(f"reading {Path(config.trace).name}", 0, 1)
-    workload = read_swf(Path(config.trace), skip_bad_records=config.skip_bad_records)
+    workload = read_swf_columns(Path(config.trace), skip_bad_records=config.skip_bad_records, compiled=True)
     report = backfill_workload(workload, config, progress=progress)
     return replace(report, read_report=workload.read_report, elapsed_s=time.perf_counter() - started)
 
 
-def backfill_workload(workload: Workload, config: Config, *,
+def backfill_workload(workload: Workload | WorkloadColumns, config: Config, *,
                       progress: ProgressCallback | None = None) -> BackfillReport:
-    """Steps 1 (cleaning) to 5 on a workload already in memory; ``config.trace`` is ignored.
+    """Steps 1 (cleaning) to 5 on a workload already in memory (pandas or numpy columns); ``config.trace`` is
+    ignored.
 
     Cost: O(n log n) for the preparation, one simulation, and the fairness metrics asked for (strict / relaxed
     FST: one what-if simulation per job, each stopped as soon as its job has started). `progress` is called as
@@ -299,23 +303,23 @@ def backfill_workload(workload: Workload, config: Config, *,
                                    "load_by": config.load_by if config.load is not None else None})
     if config.validate:
         bf = dict(rule.params)
-        validate_backfill_schedule(result.schedule, jobs, order=order.name, backfill=rule.name,
+        validate_backfill_schedule(result.columns, jobs, order=order.name, backfill=rule.name,
                                    bf_interval=bf.get("bf_interval", BF_INTERVAL_DEFAULT),
                                    bf_window=bf.get("bf_window", BF_WINDOW_DEFAULT))
     tick = time.perf_counter()
     per_job, unfairness = measure_fairness(result, config.fairness, progress=progress)
     timings["fairness"] = time.perf_counter() - tick
     return BackfillReport(config=config, workload=prepared, result=result,
-                          metrics=summary(result.schedule, processors), fairness=per_job, unfairness=unfairness,
+                          metrics=summary(result.columns, processors), fairness=per_job, unfairness=unfairness,
                           offered_load=loads, timings=timings, elapsed_s=time.perf_counter() - started,
                           clean_report=clean_report)
 
 
-def prepare_workload(workload: Workload, config: Config,
-                     processors: int) -> tuple[Workload, CleanReport, dict[str, float | None]]:
+def prepare_workload(workload: W, config: Config, processors: int) -> tuple[W, CleanReport, dict[str, float | None]]:
     """Steps 1–3: clean (P as machine size), window, first N, scale the load. O(n log n).
 
-    Returns the prepared workload, the cleaning report and the offered load before and after scaling.
+    Returns the prepared workload (of the same kind: pandas `Workload` or `WorkloadColumns`), the cleaning report
+    and the offered load before and after scaling.
     """
     cleaned, clean_report = clean(workload, max_processors=processors)
     prepared = cleaned
@@ -323,7 +327,7 @@ def prepare_workload(workload: Workload, config: Config,
         prepared = window(prepared, start=config.window_start, length=config.window_length)
     if config.first is not None:
         prepared = first_jobs(prepared, config.first)
-    if prepared.jobs.empty:
+    if prepared.n_jobs == 0:
         raise ConfigError(_no_jobs_message(cleaned, prepared))
     before = _load_or_none(prepared, processors)
     if config.load is not None:
@@ -344,6 +348,10 @@ def measure_fairness(result: BackfillResult, metrics: tuple[str, ...] | list[str
     asked = [name for name in FAIRNESS_METRICS if name in wanted]
     if not asked:
         return None, {}
+    import pandas as pd
+
+    from fairsched.backfill import fairness
+
     jobs, schedule = result.jobs, result.schedule
     order, rule = result.meta["order"], result.meta["backfill"]
     if "backfill_params" in result.meta:  # the slurm rule with the run's own parameters
@@ -367,8 +375,12 @@ def measure_fairness(result: BackfillResult, metrics: tuple[str, ...] | list[str
 
 def per_user_frame(report: BackfillReport, policy: str) -> pd.DataFrame:
     """`Result.per_org`: the schedule's waits and the unfairness asked for, summed per user (sorted by id)."""
+    import pandas as pd
+
+    from fairsched.backfill import fairness
+
     schedule = report.result.schedule
-    users = report.workload.jobs["user_id"].to_numpy()
+    users = report.workload.column("user_id")
     if len(users) != len(schedule):
         raise ConfigError("the prepared workload and the schedule list different jobs")
     wait = schedule["wait"].to_numpy(np.float64)
@@ -426,6 +438,8 @@ def trace_resource_equality(trace: str | Path, *, processors: int | None = None,
     Jobs that cleaning drops (no run time, no processors, wider than P) and jobs with no recorded wait time
     (SWF field 3 = -1) cannot be placed in time: they are left out and counted in ``dropped``. O(n log n).
     """
+    from fairsched.backfill import fairness
+
     started = time.perf_counter()
     workload = read_swf(Path(trace), skip_bad_records=skip_bad_records)
     n_processors = _machine_size(workload, processors)
@@ -442,6 +456,8 @@ def recorded_schedule(workload: Workload, n_processors: int) -> tuple[pd.DataFra
     Returns the schedule (jobs with a wait time >= 0, after cleaning with P = `n_processors`) and the number of
     jobs left out per reason. Times stay float seconds as recorded.
     """
+    import pandas as pd
+
     cleaned, report = clean(workload, max_processors=n_processors)
     jobs = cleaned.jobs
     wait = jobs["wait_time"].to_numpy(np.float64)
@@ -486,7 +502,7 @@ def _metric_key(name: str) -> str:
     return str(name).strip().lower().replace("_", "-")
 
 
-def _machine_size(workload: Workload, processors: int | None) -> int:
+def _machine_size(workload: Workload | WorkloadColumns, processors: int | None) -> int:
     if processors is not None:
         if isinstance(processors, bool) or not isinstance(processors, int | np.integer) or processors < 1:
             raise ConfigError(f"processors={processors!r}: expected a positive integer machine size")
@@ -498,18 +514,18 @@ def _machine_size(workload: Workload, processors: int | None) -> int:
     return header
 
 
-def _load_or_none(workload: Workload, processors: int) -> float | None:
+def _load_or_none(workload: Workload | WorkloadColumns, processors: int) -> float | None:
     try:
         return offered_load(workload, processors)
     except ConfigError:  # a span of 0 s: the load is undefined, which the report shows as null
         return None
 
 
-def _no_jobs_message(cleaned: Workload, prepared: Workload) -> str:
+def _no_jobs_message(cleaned: Workload | WorkloadColumns, prepared: Workload | WorkloadColumns) -> str:
     where = prepared.source or "the trace"
-    if cleaned.jobs.empty:
+    if cleaned.n_jobs == 0:
         return (f"no job left to simulate in {where}: cleaning dropped every job; see what it drops with "
                 "`fairsched trace info`")
-    submit = cleaned.jobs["submit_time"]
+    submit = cleaned.column("submit_time")
     return (f"no job left to simulate in {where}: the window holds no job; window start and length are trace "
             f"seconds and the jobs are submitted between {submit.min():.0f} and {submit.max():.0f}")

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fairsched.errors import ConfigError
-from fairsched.workload.model import Workload
+from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.schema import PROCESSORS, RUNTIME_ESTIMATE
 
 ESTIMATE_FROM_RUN_TIME = "requested time -1 in the trace: the reader copied the run time in"
@@ -89,13 +89,14 @@ class BackfillJobs:
                       estimate, n_processors, source)
 
 
-def jobs_from_workload(workload: Workload, *, n_processors: int | None = None) -> BackfillJobs:
+def jobs_from_workload(workload: Workload | WorkloadColumns, *, n_processors: int | None = None) -> BackfillJobs:
     """The backfilling jobs of a workload (rules: module docstring).
 
     Parameters
     ----------
-    workload : jobs read by `fairsched.workload.swf.read_swf` (possibly windowed or load-scaled), cleaned by
-        `fairsched.workload.clean.clean` so that every job has a run time > 0 and 1..P processors.
+    workload : jobs read by `fairsched.workload.swf.read_swf` or `read_swf_columns` (possibly windowed or
+        load-scaled), cleaned by `fairsched.workload.clean.clean` so that every job has a run time > 0 and 1..P
+        processors.
     n_processors : P; default the header's ``MaxProcs``.
 
     Raises
@@ -103,25 +104,26 @@ def jobs_from_workload(workload: Workload, *, n_processors: int | None = None) -
     ConfigError : no machine size, missing columns, or jobs the model cannot run (the message counts them and
         names the cleaning call that drops them).
     """
-    jobs = workload.jobs
     where = workload.source or "the workload"
     if n_processors is None:
         n_processors = workload.header_int("MaxProcs")
         if n_processors is None or n_processors < 1:
             raise ConfigError(f"{where}: the header gives no MaxProcs; pass the machine size (processors=P)")
-    missing = [c for c in ("job_number", "submit_time", "run_time", PROCESSORS) if c not in jobs.columns]
+    missing = [c for c in ("job_number", "submit_time", "run_time", PROCESSORS) if not workload.has_column(c)]
     if missing:
         raise ConfigError(f"{where}: the job table lacks column(s) {', '.join(missing)}; read traces with "
                           "fairsched.workload.swf.read_swf, which adds them")
-    estimate_column = RUNTIME_ESTIMATE if RUNTIME_ESTIMATE in jobs.columns else "requested_time"
-    estimate = jobs[estimate_column].to_numpy(np.float64) if estimate_column in jobs.columns else None
-    run = jobs["run_time"].to_numpy(np.float64)
+    def floats(name: str) -> np.ndarray:
+        return workload.column(name).astype(np.float64, copy=False)
+
+    estimate_column = RUNTIME_ESTIMATE if workload.has_column(RUNTIME_ESTIMATE) else "requested_time"
+    estimate = floats(estimate_column) if workload.has_column(estimate_column) else None
+    run = floats("run_time")
     from_run_time = 0  # the reader's fallback: requested_time -1, runtime_estimate = run_time
-    if estimate is not None and estimate_column == RUNTIME_ESTIMATE and "requested_time" in jobs.columns:
-        from_run_time = int(np.count_nonzero((jobs["requested_time"].to_numpy(np.float64) < 0) & (estimate > 0)))
-    return _build(jobs["job_number"].to_numpy(), jobs["submit_time"].to_numpy(np.float64), run,
-                  jobs[PROCESSORS].to_numpy(np.float64), run if estimate is None else estimate, n_processors, where,
-                  from_run_time=from_run_time)
+    if estimate is not None and estimate_column == RUNTIME_ESTIMATE and workload.has_column("requested_time"):
+        from_run_time = int(np.count_nonzero((floats("requested_time") < 0) & (estimate > 0)))
+    return _build(workload.column("job_number"), floats("submit_time"), run, floats(PROCESSORS),
+                  run if estimate is None else estimate, n_processors, where, from_run_time=from_run_time)
 
 
 def _build(number: np.ndarray, submit: np.ndarray, run: np.ndarray, procs: np.ndarray, estimate: np.ndarray,

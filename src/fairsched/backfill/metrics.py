@@ -1,8 +1,9 @@
 """Classic metrics of a backfilling schedule: wait, slowdown, bounded slowdown, utilization, makespan.
 
-Pure functions of a schedule table (columns ``submit, start, end, procs``; `fairsched.backfill.engine`) and the
-machine size; they never touch the engine. Definitions (Feitelson, Rudolph, Schwiegelshohn, Sevcik & Wong,
-"Theory and practice in parallel job scheduling", JSSPP 1997, §4 for the bounded slowdown):
+Pure functions of a schedule table (columns ``submit, start, end, procs``: a DataFrame, or the engine's numpy
+columns `BackfillResult.columns`) and the machine size; they never touch the engine. Definitions (Feitelson,
+Rudolph, Schwiegelshohn, Sevcik & Wong, "Theory and practice in parallel job scheduling", JSSPP 1997, §4 for the
+bounded slowdown):
 
 * wait_j = start_j - submit_j; run_j = end_j - start_j;
 * slowdown_j = (wait_j + run_j) / max(run_j, 1 s) (the engine's run times are >= 1 s anyway);
@@ -18,12 +19,15 @@ which `fairsched.backfill.fairness` uses for the unfairness by width.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from fairsched.errors import ConfigError
+
+if TYPE_CHECKING:  # pandas is imported where a table is built (by width), not by `summary`
+    import pandas as pd
 
 BOUNDED_SLOWDOWN_TAU = 10  # seconds
 DEFAULT_PERCENTILES: tuple[float, ...] = (50, 90, 95, 99)
@@ -43,14 +47,16 @@ def bounded_slowdown(wait: np.ndarray, run: np.ndarray, tau: float = BOUNDED_SLO
     return np.maximum(1.0, (wait + run) / np.maximum(run, float(tau)))
 
 
-def summary(schedule: pd.DataFrame, n_processors: int, *,
+def summary(schedule: pd.DataFrame | Mapping[str, np.ndarray], n_processors: int, *,
             percentiles: Sequence[float] = DEFAULT_PERCENTILES) -> dict[str, float]:
     """The classic metrics of one schedule (definitions: module docstring), as a flat JSON-ready dict.
 
     Keys: ``n_jobs``, ``mean_wait``, ``max_wait``, ``wait_p<q>``, ``mean_slowdown``, ``mean_bounded_slowdown``,
     ``max_bounded_slowdown``, ``bounded_slowdown_p<q>``, ``utilization``, ``makespan``, ``first_submit``,
-    ``last_end``. Percentiles use numpy's linear interpolation. O(n log n).
+    ``last_end``. Percentiles use numpy's linear interpolation. `schedule` is a DataFrame or a mapping of
+    column name to array (`BackfillResult.columns`); both give the same floats. O(n log n).
 
+    >>> import pandas as pd
     >>> s = pd.DataFrame({"submit": [0, 0, 1], "start": [0, 0, 10], "end": [5, 100, 20], "procs": [2, 2, 4]})
     >>> m = summary(s, 6, percentiles=[50])
     >>> m["mean_wait"], m["wait_p50"], m["makespan"], round(m["utilization"], 4)
@@ -58,12 +64,13 @@ def summary(schedule: pd.DataFrame, n_processors: int, *,
     """
     if isinstance(n_processors, bool) or not isinstance(n_processors, int | np.integer) or n_processors < 1:
         raise ConfigError(f"n_processors={n_processors!r}: expected a positive integer")
-    missing = [c for c in ("submit", "start", "end", "procs") if c not in schedule.columns]
+    missing = [c for c in ("submit", "start", "end", "procs") if c not in schedule]  # DataFrame: its columns
     if missing:
         raise ConfigError(f"the schedule lacks column(s) {', '.join(missing)}")
-    if schedule.empty:
+    submit, start, end, procs = (np.asarray(schedule[name], dtype=np.float64)
+                                 for name in ("submit", "start", "end", "procs"))
+    if submit.size == 0:
         raise ConfigError("the schedule has no jobs: its metrics are undefined")
-    submit, start, end, procs = (schedule[c].to_numpy(np.float64) for c in ("submit", "start", "end", "procs"))
     wait, run = start - submit, end - start
     if np.any(run < 0):
         raise ConfigError(f"{int(np.sum(run < 0))} job(s) end before they start (first: row "
@@ -99,6 +106,8 @@ def waits_by_width(wait: np.ndarray, run: np.ndarray, procs: np.ndarray) -> pd.D
     if not (wait.shape == run.shape == np.shape(procs)):
         raise ConfigError(f"waits_by_width: {wait.size} waits, {run.size} run times and {np.size(procs)} widths; "
                           "expected one of each per job")
+    import pandas as pd
+
     frame = pd.DataFrame({"width": width_bin(procs), "wait": wait, "slowdown": bounded_slowdown(wait, run)})
     groups = frame.groupby("width", observed=False)
     out = pd.DataFrame({"n_jobs": groups.size(), "mean_wait": groups["wait"].mean(),
@@ -117,6 +126,8 @@ def width_bin(procs: np.ndarray | pd.Series | list[int]) -> pd.Categorical:
     p = np.asarray(procs)
     if p.size and not np.all(p >= 1):
         raise ConfigError(f"width bins need processor counts >= 1; got {p[~(p >= 1)][0]!r}")
+    import pandas as pd
+
     codes = np.searchsorted(_WIDTH_UPPER, p, side="left")  # bin k holds _WIDTH_UPPER[k-1] < p <= _WIDTH_UPPER[k]
     return pd.Categorical.from_codes(codes, categories=list(WIDTH_BINS), ordered=True)
 
@@ -133,6 +144,8 @@ def by_width(values: np.ndarray | pd.Series, procs: np.ndarray | pd.Series) -> p
     values = np.asarray(values, dtype=np.float64)
     if values.shape != np.shape(procs):
         raise ConfigError(f"by_width: {values.size} values for {np.size(procs)} processor counts; expected one each")
+    import pandas as pd
+
     frame = pd.DataFrame({"width": width_bin(procs), "value": values})
     groups = frame.groupby("width", observed=False)["value"]
     return pd.DataFrame({"n_jobs": groups.size(), "total": groups.sum(), "mean": groups.mean()})

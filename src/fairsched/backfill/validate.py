@@ -5,11 +5,11 @@ Backfilling schedules (JSSPP'05 §4; event semantics of ../shared/oracles/pyss/R
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from numba import njit
 
 from fairsched._validation import (
@@ -24,7 +24,9 @@ from fairsched.backfill.engine import SCHEDULE_COLUMNS
 from fairsched.backfill.policies import backfill_names, get_order, order_names
 from fairsched.errors import ConfigError
 
-if TYPE_CHECKING:  # the validator needs only the jobs' arrays
+if TYPE_CHECKING:  # the validator needs only the jobs' arrays, and the schedule's columns
+    import pandas as pd
+
     from fairsched.backfill.jobs import BackfillJobs
 
 #
@@ -66,8 +68,9 @@ BACKFILL_RULES = tuple(backfill_names())
 BACKFILL_TICKED_ORDERS = tuple(name for name in BACKFILL_ORDERS if get_order(name).ticked)
 
 
-def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
-                            backfill: str = "easy", max_messages: int | None = DEFAULT_MAX_MESSAGES,
+def check_backfill_schedule(schedule: pd.DataFrame | Mapping[str, np.ndarray], jobs: BackfillJobs, *,
+                            order: str = "fcfs", backfill: str = "easy",
+                            max_messages: int | None = DEFAULT_MAX_MESSAGES,
                             calc_period: int = 300, bf_interval: int = 30, bf_window: int = 86400) -> list[str]:
     """Every rule of the backfilling model and policy that `schedule` breaks, as sentences (empty: valid).
 
@@ -75,7 +78,8 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
 
     Parameters
     ----------
-    schedule : DataFrame with columns ``job, submit, start, end, procs`` (more are ignored), one row per job.
+    schedule : DataFrame with columns ``job, submit, start, end, procs`` (more are ignored), one row per job;
+        or a mapping of those names to arrays (`fairsched.backfill.BackfillResult.columns`).
     jobs : the `fairsched.backfill.jobs.BackfillJobs` the schedule claims to solve (run times, requested
         times, processors, P).
     order, backfill : the policy that produced it (a registered queue order × backfilling rule).
@@ -92,6 +96,7 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
     >>> from fairsched.backfill.jobs import BackfillJobs
     >>> jobs = BackfillJobs.from_arrays([0, 0, 1, 5], [5, 100, 10, 5], [2, 2, 4, 2], [10, 100, 10, 5],
     ...                                 n_processors=6)
+    >>> import pandas as pd
     >>> rows = pd.DataFrame({"job": [1, 2, 3, 4], "submit": [0, 0, 1, 5], "start": [0, 0, 10, 5],
     ...                      "end": [5, 100, 20, 10], "procs": [2, 2, 4, 2]})
     >>> check_backfill_schedule(rows, jobs, backfill="easy")
@@ -119,9 +124,9 @@ def check_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order
     return findings.messages
 
 
-def validate_backfill_schedule(schedule: pd.DataFrame, jobs: BackfillJobs, *, order: str = "fcfs",
-                               backfill: str = "easy", calc_period: int = 300, bf_interval: int = 30,
-                               bf_window: int = 86400) -> None:
+def validate_backfill_schedule(schedule: pd.DataFrame | Mapping[str, np.ndarray], jobs: BackfillJobs, *,
+                               order: str = "fcfs", backfill: str = "easy", calc_period: int = 300,
+                               bf_interval: int = 30, bf_window: int = 86400) -> None:
     """Raise `InvalidScheduleError` listing the first violations; silent if valid (`check_backfill_schedule`)."""
     messages = check_backfill_schedule(schedule, jobs, order=order, backfill=backfill, max_messages=SHOWN_IN_ERROR,
                                        calc_period=calc_period, bf_interval=bf_interval, bf_window=bf_window)
@@ -144,16 +149,16 @@ class _JobRows:
     job: np.ndarray
 
 
-def _backfill_rows(schedule: pd.DataFrame, jobs: BackfillJobs, findings: Findings) -> _JobRows | None:
+def _backfill_rows(schedule: pd.DataFrame | Mapping[str, np.ndarray], jobs: BackfillJobs,
+                   findings: Findings) -> _JobRows | None:
     """Columns, job numbers (each job once), submit/procs/end/start rules; None when later checks cannot run."""
-    missing = [c for c in BACKFILL_SCHEDULE_COLUMNS if c not in schedule.columns]
-    bad = [c for c in BACKFILL_SCHEDULE_COLUMNS if c in schedule.columns and (
-        not pd.api.types.is_integer_dtype(schedule[c].dtype) or bool(schedule[c].isna().any()))]
+    missing = [c for c in BACKFILL_SCHEDULE_COLUMNS if c not in schedule]  # DataFrame: its columns
+    bad = [c for c in BACKFILL_SCHEDULE_COLUMNS if c in schedule and not _whole_numbers(schedule[c])]
     if missing or bad:
         findings.add(1, lambda _: f"the schedule lacks column(s) {missing} or has non-integer column(s) {bad}; "
                                   f"expected integer columns {', '.join(BACKFILL_SCHEDULE_COLUMNS)}", "")
         return None
-    col = {c: schedule[c].to_numpy(np.int64) for c in BACKFILL_SCHEDULE_COLUMNS}
+    col = {c: np.asarray(schedule[c], dtype=np.int64) for c in BACKFILL_SCHEDULE_COLUMNS}
     index = record_of_job(col["job"], jobs.job)
     unknown = np.flatnonzero(index < 0)
     findings.add(unknown.size, lambda i: f"row {unknown[i]}: job {col['job'][unknown[i]]} is not one of the jobs",
@@ -172,6 +177,16 @@ def _backfill_rows(schedule: pd.DataFrame, jobs: BackfillJobs, findings: Finding
     _check_backfill_fields(col, row, jobs, findings)
     return _JobRows(row=row, start=col["start"][row], end=col["end"][row], submit=jobs.submit, procs=jobs.procs,
                     req=jobs.requested, job=jobs.job)
+
+
+def _whole_numbers(column: object) -> bool:
+    """An integer column without missing values: a numpy array of integer dtype, or a pandas Series whose dtype
+    pandas calls integer (nullable ``Int64`` included) holding no NA."""
+    if isinstance(column, np.ndarray):
+        return column.dtype.kind in "iu"
+    import pandas as pd  # a Series: pandas is loaded already
+
+    return bool(pd.api.types.is_integer_dtype(column.dtype) and not column.isna().any())
 
 
 def _check_backfill_fields(col: dict[str, np.ndarray], row: np.ndarray, jobs: BackfillJobs,

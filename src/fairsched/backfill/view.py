@@ -20,7 +20,8 @@ copies only what is in use, never whole-trace arrays)::
                        processors now), SEQ (decision counter), N_PROF, N_NEW (jobs started by the current
                        handler, not yet handed to the engine), N_PROCS (P), TICK (time of the next tick of a
                        ticked order, -1: the order has no ticks), PERIOD (seconds between ticks); the
-                       ``slurm`` rule's BF_INTERVAL, BF_WINDOW, BF_MAX_TEST, BF_NEXT, BF_DIRTY
+                       ``slurm`` rule's BF_INTERVAL, BF_WINDOW, BF_MAX_TEST, BF_NEXT, BF_DIRTY; conservative's
+                       QUIET
     hold[3, cap_run]   jobs *holding* processors (README §2): H_END planned end (start + requested), H_PROCS,
                        H_JOB; sorted by planned end. A job holds until the earlier of its planned end and the
                        processing of its termination event.
@@ -63,7 +64,10 @@ NOW, NEXT_SUB, N_QUEUE, N_HOLD, N_HEAP, FREE, SEQ, N_PROF, N_NEW, N_PROCS, TICK,
 # the ``slurm`` rule's parameters and state (`fairsched.backfill.policies.slurm_rule`): seconds between backfill
 # passes, planning window (s), jobs tested per pass, time of the next pass, 1 when something changed since the last
 BF_INTERVAL, BF_WINDOW, BF_MAX_TEST, BF_NEXT, BF_DIRTY = range(12, 17)
-N_CLOCK = 17
+# conservative, incremental re-planning: 1 while every waiting job has been checked since free processors last
+# increased anywhere in the profile (`fairsched.backfill.policies._compress`, "Quiet compressions")
+QUIET = 17
+N_CLOCK = 18
 RULE_CLOCK = {"bf_interval": BF_INTERVAL, "bf_window": BF_WINDOW, "bf_max_job_test": BF_MAX_TEST}
 """A backfilling rule's parameter name -> the clock field that holds it (`BackfillRule.params`)."""
 # rows of hold, queue and prof; columns of heap

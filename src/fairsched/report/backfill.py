@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from rich.console import Group
 from rich.table import Table
 
@@ -38,17 +37,17 @@ import fairsched
 from fairsched.backfill import experiment as backfill_experiment
 from fairsched.backfill.experiment import SLURM_RULE_FIELDS, BackfillReport, TraceUnfairness
 from fairsched.errors import InvariantError
-from fairsched.report.batsim import jobs_frame, safe_workload_name
 from fairsched.report.export import DPI, write_csv, write_json, write_png
-from fairsched.report.processors import ProcessorAssignment, assign_processors
 from fairsched.report.tables import jsonable, key_value_table
 from fairsched.workload.model import Workload
 from fairsched.workload.swf import write_swf
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the JSON and the terminal tables need no pandas; the files of --out import it where written
+    import pandas as pd
     from matplotlib.figure import Figure
 
     from fairsched.replicate.jsspp05 import JSSPP05Result as ReplicationResult  # imports the sweep layer
+    from fairsched.report.processors import ProcessorAssignment
 
 SCHEDULE_CSV_COLUMNS = ("job", "submit", "start", "end", "procs")
 # Matplotlib draws ~100k rectangles in a few seconds; beyond that the chart is unreadable anyway, so only the
@@ -61,6 +60,9 @@ MAX_GANTT_JOBS = 20_000
 def batsim_jobs_frame(report: BackfillReport, assignment: ProcessorAssignment | None = None) -> pd.DataFrame:
     """Batsim's ``jobs.csv`` rows (`fairsched.report.batsim`); ``requested_time`` is the estimate the scheduler
     used, the processors those of `assign_processors`."""
+    from fairsched.report.batsim import jobs_frame
+    from fairsched.report.processors import assign_processors
+
     schedule, jobs = report.result.schedule, report.result.jobs
     if assignment is None:
         assignment = assign_processors(schedule, report.n_processors)
@@ -72,6 +74,8 @@ def batsim_jobs_frame(report: BackfillReport, assignment: ProcessorAssignment | 
 
 def workload_name(report: BackfillReport) -> str:
     """The trace's file stem, reduced to characters safe in CSV (``CTC-SP2-1996-3.1-cln``)."""
+    from fairsched.report.batsim import safe_workload_name
+
     trace = report.config.trace
     return safe_workload_name(str(trace)) if trace is not None else "workload"
 
@@ -82,7 +86,8 @@ def simulated_workload(report: BackfillReport) -> Workload:
     Replaced: ``submit_time`` (as simulated, integer seconds), ``wait_time`` = start - submit, ``run_time`` and
     ``requested_time`` (after load scaling and the estimate rules), ``allocated_processors``.
     """
-    jobs = report.workload.jobs.reset_index(drop=True).copy()
+    workload = report.workload.to_workload()  # a pandas table: `write_swf` and the columns set below
+    jobs = workload.jobs.reset_index(drop=True).copy()
     schedule, simulated = report.result.schedule, report.result.jobs
     if not np.array_equal(jobs["job_number"].to_numpy(np.int64), schedule["job"].to_numpy(np.int64)):
         raise InvariantError("the prepared workload and the schedule list different jobs")
@@ -91,7 +96,7 @@ def simulated_workload(report: BackfillReport) -> Workload:
     jobs["run_time"] = simulated.run.astype(np.float64)
     jobs["requested_time"] = simulated.requested.astype(np.float64)
     jobs["allocated_processors"] = simulated.procs
-    return report.workload.with_jobs(jobs)
+    return workload.with_jobs(jobs)
 
 
 def swf_note(report: BackfillReport) -> str:
@@ -111,6 +116,8 @@ def write_backfill_outputs(report: BackfillReport, out_dir: str | Path) -> dict[
 
     Returns a dict mapping each file name to its path, ``report.json`` included (written last).
     """
+    from fairsched.report.processors import assign_processors
+
     out = Path(out_dir)
     written: dict[str, Path] = {}
     schedule = report.result.schedule
@@ -215,7 +222,7 @@ def backfill_json(report: BackfillReport, outputs: Mapping[str, Path] | None = N
         "model": "backfill",
         "config": _config_json(report),
         "workload": {
-            "source": report.workload.source, "n_jobs": len(report.result.schedule),
+            "source": report.workload.source, "n_jobs": report.result.jobs.n_jobs,
             "processors": report.n_processors, "offered_load": report.offered_load,
             "read": None if read is None else {"records": read.n_records, "skipped": dict(read.skipped),
                                                "fallbacks": dict(read.fallbacks)},
@@ -241,7 +248,7 @@ def _config_json(report: BackfillReport) -> dict[str, Any]:
 def backfill_renderable(report: BackfillReport) -> Group:
     """The run summary, the classic metrics and (if asked) the unfairness tables, ready for `rich`."""
     meta = report.result.meta
-    run = {"workload": report.workload.source, "jobs": len(report.result.schedule),
+    run = {"workload": report.workload.source, "jobs": report.result.jobs.n_jobs,
            "processors": report.n_processors, "policy": f"{meta['order']} × {meta['backfill']}",
            "offered load": _load_text(report), "estimates": meta.get("estimates", {}),
            "elapsed": f"{report.elapsed_s:.2f} s"}

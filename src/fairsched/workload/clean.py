@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 import numpy as np
 
@@ -31,9 +31,7 @@ from fairsched.errors import ConfigError
 from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.schema import MISSING, PROCESSORS
 
-if TYPE_CHECKING:
-    import pandas as pd
-
+W = TypeVar("W", Workload, WorkloadColumns)  # cleaning keeps the workload's kind: pandas table or numpy columns
 CANCELLED = 5  # SWF field 11: status 5 = cancelled
 
 
@@ -120,12 +118,13 @@ def drop_reasons(workload: Workload | WorkloadColumns, *,
     return reason, limit
 
 
-def clean(workload: Workload, *, max_processors: int | None = None) -> tuple[Workload, CleanReport]:
+def clean(workload: W, *, max_processors: int | None = None) -> tuple[W, CleanReport]:
     """Keep only the jobs a simulator can replay; count the others by reason (rules: module docstring).
 
     Parameters
     ----------
-    workload : jobs as read from SWF (`fairsched.workload.swf.read_swf`) or generated.
+    workload : jobs as read from SWF (`fairsched.workload.swf.read_swf`, or `read_swf_columns` for numpy
+        columns: the result has the same type) or generated.
     max_processors : machine size; wider jobs are dropped. Default: the header's ``MaxProcs``, else no limit.
 
     Returns
@@ -142,9 +141,7 @@ def clean(workload: Workload, *, max_processors: int | None = None) -> tuple[Wor
     """
     reason, limit = drop_reasons(workload, max_processors=max_processors)
     report = _report(reason, limit)
-    keep = reason == -1
-    kept_jobs: pd.DataFrame = workload.jobs.loc[keep].reset_index(drop=True)
-    return workload.with_jobs(kept_jobs), report
+    return workload.take(reason == -1), report
 
 
 def clean_report(workload: Workload | WorkloadColumns, *, max_processors: int | None = None) -> CleanReport:

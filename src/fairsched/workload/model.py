@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from fairsched.errors import ConfigError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,12 +89,32 @@ class Workload(_Header):
         return Workload(jobs=jobs, header=self.header, source=self.source if source is None else source,
                         read_report=self.read_report)
 
+    def take(self, rows: np.ndarray, *, source: str | None = None) -> Workload:
+        """The jobs at `rows` (a boolean mask or positions, in the order given), index reset; the interface
+        `WorkloadColumns` shares, so that cleaning, windows and scaling work on both."""
+        rows = np.asarray(rows)
+        positions = np.flatnonzero(rows) if rows.dtype == np.bool_ else rows
+        return self.with_jobs(self.jobs.iloc[positions].reset_index(drop=True), source=source)
+
+    def with_columns(self, changed: Mapping[str, np.ndarray], *, source: str | None = None) -> Workload:
+        """A copy with the `changed` columns replaced (or added), one value per job."""
+        jobs = self.jobs.reset_index(drop=True)  # a new table: the caller's is left untouched
+        for name, values in changed.items():
+            jobs[name] = values
+        return self.with_jobs(jobs, source=source)
+
+    def to_workload(self) -> Workload:
+        """This workload (the interface `WorkloadColumns` shares: a pandas `Workload` for the writers)."""
+        return self
+
 
 @dataclass(frozen=True)
 class WorkloadColumns(_Header):
     """A workload as plain numpy columns, without pandas: what `fairsched.workload.swf.read_swf_columns` returns
-    for summaries that must start fast (``fairsched trace info``). Same attributes as `Workload`, with
-    ``columns`` (name -> array, equal lengths, submit order) in place of ``jobs``; `to_workload` converts.
+    for the paths that must start fast (``fairsched trace info``, ``fairsched backfill``). Same attributes as
+    `Workload`, with ``columns`` (name -> array, equal lengths, submit order) in place of ``jobs``; both offer
+    `column`, `has_column`, `take`, `with_columns` and `to_workload` (which converts), so that cleaning
+    (`fairsched.workload.clean`), windows and load scaling (`fairsched.workload.transform`) take either.
     """
 
     columns: dict[str, np.ndarray]
@@ -108,6 +131,20 @@ class WorkloadColumns(_Header):
 
     def column(self, name: str) -> np.ndarray:
         return self.columns[name]
+
+    def take(self, rows: np.ndarray, *, source: str | None = None) -> WorkloadColumns:
+        """The jobs at `rows` (a boolean mask or positions, in the order given), like `Workload.take`."""
+        return replace(self, columns={name: values[rows] for name, values in self.columns.items()},
+                       source=self.source if source is None else source)
+
+    def with_columns(self, changed: Mapping[str, np.ndarray], *, source: str | None = None) -> WorkloadColumns:
+        """A copy with the `changed` columns replaced (or added), one value per job, like `Workload.with_columns`."""
+        n_jobs = self.n_jobs
+        wrong = [name for name, values in changed.items() if len(values) != n_jobs]
+        if self.columns and wrong:
+            raise ConfigError(f"columns {', '.join(wrong)} do not hold one value per job ({n_jobs})")
+        return replace(self, columns={**self.columns, **{name: np.asarray(v) for name, v in changed.items()}},
+                       source=self.source if source is None else source)
 
     def to_workload(self) -> Workload:
         """The same jobs as a pandas `Workload`."""

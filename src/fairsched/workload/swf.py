@@ -194,12 +194,15 @@ def read_swf(path: str | Path, *, skip_bad_records: bool = False) -> Workload:
     return _read(path, skip_bad_records, scan_chunk).to_workload()
 
 
-def read_swf_columns(path: str | Path, *, skip_bad_records: bool = False) -> WorkloadColumns:
-    """Read an SWF file like `read_swf`, into numpy columns: the same jobs, header, report and errors, but neither
-    pandas nor numba is imported (``fairsched trace info`` starts in a fraction of the time).
+def read_swf_columns(path: str | Path, *, skip_bad_records: bool = False, compiled: bool = False) -> WorkloadColumns:
+    """Read an SWF file like `read_swf`, into numpy columns: the same jobs, header, report and errors, without
+    importing pandas (``fairsched trace info`` and ``fairsched backfill`` start in a fraction of the time).
 
-    The lines are scanned by the numpy twin of the compiled scanner (`fairsched.workload._swf_scan`), a few
-    times slower per byte but with nothing to import; lines it does not vouch for go to the same reference parser.
+    By default the lines are scanned by the numpy twin of the compiled scanner (`fairsched.workload._swf_scan`), a
+    few times slower per byte but with nothing to import, so numba is not imported either. ``compiled=True`` scans
+    with the numba kernel, for callers that import numba anyway (``fairsched backfill`` simulates with it): its
+    kernel then loads from numba's cache in milliseconds. Either way, lines the scanner does not vouch for go to
+    the same reference parser.
 
     Examples
     --------
@@ -210,7 +213,10 @@ def read_swf_columns(path: str | Path, *, skip_bad_records: bool = False) -> Wor
     >>> w.n_jobs, w.column("processors").tolist(), w.column("runtime_estimate").tolist()
     (1, [2], [5.0])
     """
-    from fairsched.workload._swf_scan import scan_chunk
+    if compiled:
+        from fairsched.workload._swf_kernels import scan_chunk
+    else:
+        from fairsched.workload._swf_scan import scan_chunk
 
     return _read(path, skip_bad_records, scan_chunk)
 

@@ -1,7 +1,8 @@
 """Pure transformations of a workload: time windows, first jobs, load scaling and the sequential job count.
 
-Every function returns a new `Workload` (via `Workload.with_jobs`) and leaves its argument untouched; the new
-``source`` says what was done, so results stay traceable. Times stay float64 seconds: the scenario rounds later.
+Every function returns a new workload of its argument's kind (a pandas `Workload` or numpy `WorkloadColumns`,
+through their shared ``take`` / ``with_columns``) and leaves its argument untouched; the new ``source`` says what
+was done, so results stay traceable. Times stay float64 seconds: the scenario rounds later.
 
 Notation (sums over the *runnable* jobs, those with run time r_i > 0 and processors q_i > 0; the others carry no
 work and are ignored — `fairsched.workload.clean.clean` removes them):
@@ -30,7 +31,7 @@ G. Sabin, P. Sadayappan, "Unfairness metrics for space-sharing parallel job sche
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
@@ -38,14 +39,13 @@ from fairsched.errors import ConfigError
 from fairsched.workload.model import Workload, WorkloadColumns
 from fairsched.workload.schema import MISSING, PROCESSORS, RUNTIME_ESTIMATE
 
-if TYPE_CHECKING:
-    import pandas as pd
+W = TypeVar("W", Workload, WorkloadColumns)  # each transformation keeps the kind: pandas table or numpy columns
 
 # Columns holding durations that runtime expansion scales (JSSPP'05 §4 scales the runtime and the estimate).
 RUNTIME_COLUMNS: tuple[str, ...] = ("run_time", "requested_time", RUNTIME_ESTIMATE)
 
 
-def window(workload: Workload, *, start: float | None = None, length: float | None = None) -> Workload:
+def window(workload: W, *, start: float | None = None, length: float | None = None) -> W:
     """Jobs submitted in the half-open interval [start, start + length).
 
     Parameters
@@ -64,17 +64,17 @@ def window(workload: Workload, *, start: float | None = None, length: float | No
         _require_finite("start", start)
     if length is not None:
         _require_positive("length", length)
-    submit = workload.jobs["submit_time"].to_numpy(dtype=np.float64)
+    submit = workload.column("submit_time").astype(np.float64, copy=False)
     if start is None:
         start = float(submit.min()) if submit.size else 0.0
     keep = submit >= start
     if length is not None:
         keep &= submit < start + length
     end = "end" if length is None else f"{start + length:g}"
-    return _derived(workload, workload.jobs.loc[keep], f"window [{start:g}, {end})")
+    return workload.take(keep, source=_source(workload, f"window [{start:g}, {end})"))
 
 
-def first_jobs(workload: Workload, n: int) -> Workload:
+def first_jobs(workload: W, n: int) -> W:
     """The first `n` jobs in submit order (all of them if there are fewer). O(n).
 
     >>> import pandas as pd
@@ -83,11 +83,11 @@ def first_jobs(workload: Workload, n: int) -> Workload:
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise ConfigError(f"first_jobs: n={n!r}; expected a non-negative integer (the number of jobs to keep)")
-    order = np.argsort(workload.jobs["submit_time"].to_numpy(dtype=np.float64), kind="stable")[: int(n)]
-    return _derived(workload, workload.jobs.iloc[np.sort(order)], f"first {int(n)} jobs")
+    order = np.argsort(workload.column("submit_time").astype(np.float64, copy=False), kind="stable")[: int(n)]
+    return workload.take(np.sort(order), source=_source(workload, f"first {int(n)} jobs"))
 
 
-def compress_arrivals(workload: Workload, factor: float, *, origin: float | None = None) -> Workload:
+def compress_arrivals(workload: W, factor: float, *, origin: float | None = None) -> W:
     """Scale submit times about `origin`: s ← origin + (s − origin)·factor (SPAA'13 §6.3.1 uses factor 0.1).
 
     A factor < 1 packs arrivals closer and raises the load; run times are unchanged. `origin` defaults to the first
@@ -102,15 +102,14 @@ def compress_arrivals(workload: Workload, factor: float, *, origin: float | None
     _require_positive("factor", factor)
     if origin is not None:
         _require_finite("origin", origin)
-    jobs = workload.jobs.copy()
-    submit = jobs["submit_time"].to_numpy(dtype=np.float64)
+    submit = workload.column("submit_time").astype(np.float64)
     if origin is None:
         origin = float(submit.min()) if submit.size else 0.0
-    jobs["submit_time"] = origin + (submit - origin) * factor
-    return _derived(workload, jobs, f"arrivals x{factor:g} about {origin:g}")
+    return workload.with_columns({"submit_time": origin + (submit - origin) * factor},
+                                 source=_source(workload, f"arrivals x{factor:g} about {origin:g}"))
 
 
-def expand_runtimes(workload: Workload, factor: float) -> Workload:
+def expand_runtimes(workload: W, factor: float) -> W:
     """Multiply run time, requested time and runtime estimate by `factor`; -1 (missing) stays -1 (JSSPP'05 §4).
 
     >>> import pandas as pd
@@ -119,12 +118,12 @@ def expand_runtimes(workload: Workload, factor: float) -> Workload:
     {'run_time': [15.0, -1.0], 'requested_time': [30.0, -1.0]}
     """
     _require_positive("factor", factor)
-    jobs = workload.jobs.copy()
+    changed = {}
     for column in RUNTIME_COLUMNS:
-        if column in jobs:
-            values = jobs[column].to_numpy(dtype=np.float64)
-            jobs[column] = np.where(values == MISSING, float(MISSING), values * factor)
-    return _derived(workload, jobs, f"runtimes x{factor:g}")
+        if workload.has_column(column):
+            values = workload.column(column).astype(np.float64)
+            changed[column] = np.where(values == MISSING, float(MISSING), values * factor)
+    return workload.with_columns(changed, source=_source(workload, f"runtimes x{factor:g}"))
 
 
 def offered_load(workload: Workload | WorkloadColumns, n_processors: int) -> float:
@@ -150,15 +149,14 @@ def offered_load(workload: Workload | WorkloadColumns, n_processors: int) -> flo
     return work / (n_processors * span)
 
 
-def max_offered_load(workload: Workload, n_processors: int) -> float:
+def max_offered_load(workload: Workload | WorkloadColumns, n_processors: int) -> float:
     """Supremum of the load either scaling can reach: W / (m · max_i r_i) (all jobs released at once)."""
     _require_count("n_processors", n_processors)
     _, run, work = _runnable(workload)
     return work / (n_processors * float(run.max()))
 
 
-def scale_to_load(workload: Workload, target: float, n_processors: int, *,
-                  how: Literal["runtime", "arrival"]) -> Workload:
+def scale_to_load(workload: W, target: float, n_processors: int, *, how: Literal["runtime", "arrival"]) -> W:
     """Rescale runtimes (JSSPP'05 §4) or arrivals (SPAA'13 §6.3.1) so that `offered_load` equals `target`.
 
     Solved exactly rather than by iteration: L = target ⇔ max_i (c·d_i + r_i) = S*, with S* = W / (m · target)
@@ -191,7 +189,7 @@ _SCALERS = {
 }
 
 
-def _arrival_factor(workload: Workload, target: float, n_processors: int) -> float:
+def _arrival_factor(workload: Workload | WorkloadColumns, target: float, n_processors: int) -> float:
     """c* with max_i (c*·d_i + r_i) = W / (m · target) (see `scale_to_load`)."""
     _require_count("n_processors", n_processors)
     delay, run, work = _runnable(workload)
@@ -232,9 +230,9 @@ def _runnable(workload: Workload | WorkloadColumns) -> tuple[np.ndarray, np.ndar
     return submit - submit.min(), run[ok], float(np.dot(run[ok], processors[ok]))
 
 
-def _derived(workload: Workload, jobs: pd.DataFrame, what: str) -> Workload:
-    source = f"{workload.source} | {what}" if workload.source else what
-    return workload.with_jobs(jobs.reset_index(drop=True), source=source)
+def _source(workload: Workload | WorkloadColumns, what: str) -> str:
+    """The source of a derived workload: its parent's, then what was done."""
+    return f"{workload.source} | {what}" if workload.source else what
 
 
 def _require_finite(name: str, value: float) -> None:

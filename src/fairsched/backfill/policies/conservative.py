@@ -72,7 +72,8 @@ def on_termination(job, start, now, full, clock, queue, hold, prof, cert, req, p
     if full:
         compress(now, clock, queue, hold, prof, req, procs, new, out_start, out_seq)
     else:
-        compress_incremental(now, clock, queue, hold, prof, cert, req, procs, new, out_start, out_seq)
+        compress_incremental(now, start + req[job] > now, clock, queue, hold, prof, cert, req, procs, new, out_start,
+                             out_seq)
 
 
 @njit(cache=True)
