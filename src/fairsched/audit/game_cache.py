@@ -83,11 +83,10 @@ def game_key(game: Game, *, exact: bool, samples: int, seed: int) -> str:
 
 
 def shapley(game: Game, *, exact_up_to: int = 12, samples: int = 200, seed: int = 0,
-            progress: Callable[[str, int, int], None] | None = None,
-            directory: Path | str | None = "default") -> ShapleyResult:
-    """`fairsched.audit.game.shapley`, read from the cache when this game was played before, else played and
-    stored (module docstring). `directory`: the cache (``"default"``: `cache_dir`; None: no cache)."""
-    where = cache_dir() if directory == "default" else (None if directory is None else Path(directory))
+            progress: Callable[[str, int, int], None] | None = None) -> ShapleyResult:
+    """`fairsched.audit.game.shapley`, read from the cache (`cache_dir`) when this game was played before, else
+    played and stored (module docstring)."""
+    where = cache_dir()
     exact = game.n_orgs <= exact_up_to
     if where is None:
         return _game.shapley(game, exact_up_to=exact_up_to, samples=samples, seed=seed, progress=progress)

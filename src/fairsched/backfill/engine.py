@@ -83,7 +83,7 @@ class BackfillResult:
     jobs : the simulated jobs (after load scaling and the estimate rules), for metrics and what-ifs.
     meta : order, backfill, processors, load, estimate counts, source, fairsched version.
     schedule : the same columns as a DataFrame, built (and pandas imported) on first use only, so that
-        ``fairsched backfill`` without ``--out`` never imports pandas (issue #22 §2).
+        ``fairsched backfill`` without ``--out`` never imports pandas.
     """
 
     columns: dict[str, np.ndarray]

@@ -86,7 +86,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
     No future is cancelled here: on Python 3.11 the pool's manager thread, seeing its workers gone, sets an
     exception on every pending future, and one cancelled beforehand makes it raise ``InvalidStateError: CANCELLED``
-    (a traceback on stderr after every Ctrl-C, issue 21; Python 3.12 ignores such futures).
+    (a traceback on stderr after every Ctrl-C; Python 3.12 ignores such futures).
     """
     # ProcessPoolExecutor has no public way to stop running calls; its worker table is the only handle.
     processes = list(getattr(pool, "_processes", {}).values())

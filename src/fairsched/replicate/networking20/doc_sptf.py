@@ -1,4 +1,4 @@
-"""Which SPTF did Networking'20 run? Both readings against every data set we have (issue 24, item 2).
+"""Which SPTF did Networking'20 run? Both readings against every data set we have.
 
 §VII names its baseline "Shortest Processing Time First" but defines it as listing each machine's tasks "in
 non-increasing order of their processing times". Each reading (`READINGS`: ``sptf`` shortest first, ``lptf``

@@ -1,4 +1,4 @@
-"""Which machine split and which DIRECTCONTR did PPAM'13 Table 2 and SPAA'13 §6.3.2 use? (issue 24, item 1)
+"""Which machine split and which DIRECTCONTR did PPAM'13 Table 2 and SPAA'13 §6.3.2 use?
 
 Reference: P. Skowron, K. Rzadca, "Fair share is not enough: measuring fairness in scheduling with cooperative
 game theory", PPAM 2013 (LNCS 8385), Table 2; "Non-monetary fair scheduling — cooperative game theory approach",

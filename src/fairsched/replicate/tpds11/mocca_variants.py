@@ -1,4 +1,4 @@
-"""TPDS'11: the algorithm, not only the generator — MOCCA variants on the swf grid (issue 24, item 3).
+"""TPDS'11: the algorithm, not only the generator — MOCCA variants on the swf grid.
 
 Reference: P.-F. Dutot, F. Pascual, K. Rzadca, D. Trystram, "Approximation algorithms for the multi-organization
 scheduling problem", IEEE TPDS 22(11), 2011, §7.1 (the experimental MOCCA) and §7.2 (MOCCA 1.16 on swf, "MOCCA
